@@ -1,0 +1,38 @@
+import Koa from 'koa';
+import Router from '@koa/router';
+import { errorMiddleware, type Logger } from './errors';
+import { mount, openApiDocument, route, type Authenticator, type Route } from './route';
+
+export interface AppOptions {
+  routes: Route[];
+  auth: Authenticator;
+  bodyLimitBytes: number;
+  log: Logger;
+  version: string;
+}
+
+/** The Koa app, without a socket: tests and benchmarks can build it, main.ts listens. */
+export function createApp({ routes, auth, bodyLimitBytes, log, version }: AppOptions): Koa {
+  const system: Route[] = [
+    route({
+      method: 'get', path: '/health', summary: 'Liveness and version', tag: 'System', auth: 'none',
+      handler: () => ({ status: 'ok', version }),
+    }),
+  ];
+  const all = [...system, ...routes];
+  const document = openApiDocument(all, { title: 'promptledger', version });
+  all.push(
+    route({
+      method: 'get', path: '/openapi.json', summary: 'This document', tag: 'System', auth: 'none',
+      handler: () => document,
+    }),
+  );
+
+  const app = new Koa();
+  const router = new Router();
+  mount(router, all, { auth, bodyLimitBytes });
+  app.use(errorMiddleware(log));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

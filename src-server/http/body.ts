@@ -1,0 +1,48 @@
+import type { Context } from 'koa';
+import { AppError } from '../errors';
+
+/** Past this many bytes of an oversized body we stop draining it and drop the connection. */
+const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads a JSON body with a size cap. Over the cap is 413 — decided from Content-Length before
+ * reading, or while streaming a chunked body — and the rest of the body is drained so a client
+ * still sending reads our answer instead of a reset connection. Malformed JSON is 422 like any
+ * other invalid input. An empty body is `undefined`, since some endpoints take none.
+ */
+export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+  const req = ctx.req;
+  const declared = Number(ctx.get('content-length') || 0);
+  const raw = await new Promise<Buffer | null>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = declared > limitBytes;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (!over && size > limitBytes) over = true;
+      if (over) {
+        chunks.length = 0;
+        if (size > limitBytes + MAX_DRAIN_BYTES) {
+          req.destroy();
+          resolve(null);
+        }
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+  if (raw === null) {
+    ctx.set('Connection', 'close');
+    throw new AppError('payload_too_large', `Request body is larger than the limit of ${limitBytes} bytes.`);
+  }
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const msg = `Malformed JSON: ${(error as Error).message}`;
+    throw new AppError('invalid_input', `Invalid request body: ${msg}`, [{ loc: ['body'], msg, type: 'json_invalid' }]);
+  }
+}

@@ -1,0 +1,31 @@
+import type { Context, Next } from 'koa';
+import { AppError } from '../errors';
+
+export interface Logger {
+  error(message: string, error?: unknown): void;
+  info(message: string): void;
+}
+
+/**
+ * The one place errors become responses. AppError carries its status and API.md body; anything
+ * else is a fault of ours: logged with its stack, answered 500 with no internals.
+ */
+export function errorMiddleware(log: Logger) {
+  return async (ctx: Context, next: Next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (error) {
+      if (error instanceof AppError) {
+        ctx.status = error.status;
+        ctx.body = { success: false, message: error.message, ...(error.detail ? { detail: error.detail } : {}) };
+        return;
+      }
+      log.error(`${ctx.method} ${ctx.path} failed`, error);
+      ctx.status = 500;
+      ctx.body = { success: false, message: 'Internal server error.' };
+    }
+  };
+}

@@ -1,0 +1,172 @@
+import type { Context } from 'koa';
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { AppError, fromZodError } from '../errors';
+import type { Principal } from '../services/auth';
+import { readJsonBody } from './body';
+
+type Schema = z.ZodType | undefined;
+type Out<T extends Schema> = T extends z.ZodType ? z.output<T> : undefined;
+
+/**
+ * - `none`: public (health, OpenAPI).
+ * - `key`: `X-API-KEY`, or `Authorization: Bearer` with a session token (or an API key).
+ * - `key-or-body`: as `key`, and also `api_key` in the JSON body — the legacy tracking endpoints,
+ *   where the SDK sends it.
+ */
+export type AuthMode = 'none' | 'key' | 'key-or-body';
+
+export interface Route<B extends Schema = Schema, Q extends Schema = Schema, P extends Schema = Schema> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Koa-style path: `/requests/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: AuthMode;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** Success status; 204 sends no body. */
+  status?: number;
+  handler: (input: {
+    body: Out<B>;
+    query: Out<Q>;
+    params: Out<P>;
+    principal: Principal;
+    ctx: Context;
+  }) => unknown;
+}
+
+/** Type-checks one route's handler against its own schemas. */
+export const route = <B extends Schema = undefined, Q extends Schema = undefined, P extends Schema = undefined>(
+  spec: Route<B, Q, P>,
+) => spec as unknown as Route;
+
+export interface Authenticator {
+  principalForKey(key: string): Principal | null;
+  principalForSession(token: string): Promise<Principal | null>;
+}
+
+export interface MountOptions {
+  auth: Authenticator;
+  bodyLimitBytes: number;
+}
+
+export function mount(router: Router, routes: Route[], options: MountOptions): void {
+  for (const spec of routes) {
+    router[spec.method](spec.path, async (ctx: Context) => {
+      const rawBody = ['post', 'put', 'patch'].includes(spec.method)
+        ? await readJsonBody(ctx, options.bodyLimitBytes)
+        : undefined;
+      const principal = spec.auth === 'none' ? (undefined as unknown as Principal) : await authenticate(ctx, spec.auth, rawBody, options.auth);
+      const params = parse(spec.params, ctx.params, 'path');
+      const query = parse(spec.query, nestBrackets(ctx.query), 'query');
+      const body = parse(spec.body, rawBody, 'body');
+      const result = await spec.handler({ body, query, params, principal, ctx });
+      ctx.status = spec.status ?? 200;
+      if (ctx.status !== 204) ctx.body = result;
+    });
+  }
+}
+
+function parse(schema: Schema, value: unknown, where: 'body' | 'query' | 'path'): any {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw fromZodError(result.error, where);
+  return result.data;
+}
+
+/** `metadata[env]=prod` → `{ metadata: { env: 'prod' } }`, as the explorer's filters are written. */
+function nestBrackets(query: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    const match = /^([^[\]]+)\[([^\]]*)\]$/.exec(key);
+    if (!match) {
+      out[key] = value;
+      continue;
+    }
+    const [, outer, inner] = match;
+    const nested = (out[outer] ??= {}) as Record<string, unknown>;
+    if (typeof nested === 'object' && !Array.isArray(nested)) nested[inner] = Array.isArray(value) ? value[value.length - 1] : value;
+  }
+  return out;
+}
+
+async function authenticate(ctx: Context, mode: AuthMode, body: unknown, auth: Authenticator): Promise<Principal> {
+  const headerKey = ctx.get('x-api-key');
+  const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'))?.[1]?.trim();
+  const bodyKey =
+    mode === 'key-or-body' && body && typeof body === 'object' && typeof (body as { api_key?: unknown }).api_key === 'string'
+      ? (body as { api_key: string }).api_key
+      : undefined;
+  let principal: Principal | null = null;
+  if (headerKey) principal = auth.principalForKey(headerKey);
+  else if (bearer) principal = bearer.startsWith('pl_') ? auth.principalForKey(bearer) : await auth.principalForSession(bearer);
+  else if (bodyKey) principal = auth.principalForKey(bodyKey);
+  else {
+    const where = mode === 'key-or-body' ? 'the X-API-KEY header or the body\'s api_key' : 'the X-API-KEY header';
+    throw new AppError('unauthenticated', `Missing API key: send it in ${where}.`);
+  }
+  if (!principal) throw new AppError('unauthenticated', 'Invalid or revoked API key or session.');
+  return principal;
+}
+
+/** OpenAPI 3.1, generated from the same route list and zod schemas that validate requests. */
+export function openApiDocument(routes: Route[], info: { title: string; version: string }) {
+  const toJson = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const path = r.path.replace(/:(\w+)/g, '{$1}');
+    const parameters: unknown[] = [];
+    for (const [where, schema] of [['path', r.params], ['query', r.query]] as const) {
+      if (!schema) continue;
+      const json = toJson(schema);
+      const props = (json.properties ?? {}) as Record<string, unknown>;
+      const required = new Set((json.required as string[] | undefined) ?? []);
+      for (const [name, s] of Object.entries(props)) {
+        parameters.push({ name, in: where, required: where === 'path' || required.has(name), schema: s });
+      }
+    }
+    const status = String(r.status ?? 200);
+    (paths[path] ??= {})[r.method] = {
+      summary: r.summary,
+      tags: [r.tag],
+      ...(r.auth === 'none' ? { security: [] } : {}),
+      ...(parameters.length ? { parameters } : {}),
+      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(r.body) } } } } : {}),
+      responses: {
+        [status]: { description: status === '204' ? 'No content' : 'Success' },
+        '422': { description: 'Invalid input', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+        session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['success', 'message'],
+          properties: {
+            success: { const: false },
+            message: { type: 'string' },
+            detail: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { loc: { type: 'array', items: { type: ['string', 'integer'] } }, msg: { type: 'string' }, type: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    },
+    security: [{ apiKey: [] }, { session: [] }],
+  };
+}

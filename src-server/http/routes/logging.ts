@@ -1,0 +1,72 @@
+import {
+  CreateGroupBody, LogRequestBody, TrackGroupBody, TrackMetadataBody, TrackPromptBody, TrackRequestBody, TrackScoreBody,
+} from '../../schemas/logging';
+import type { RequestService } from '../../services/requests';
+import { trackRequest } from '../../services/tracking';
+import { route, type Route } from '../route';
+
+const ok = { success: true } as const;
+
+/** `/library-track-*` and `/track-group` take the key in the body; `/rest/track-*` in the header. */
+function trackRoutes(requests: RequestService): Route[] {
+  const handlers = {
+    score: route({
+      method: 'post', path: '', summary: 'Score a logged request (0–100)', tag: 'Logging', auth: 'key-or-body', body: TrackScoreBody,
+      handler: async ({ body, principal }) => {
+        await requests.addScore(principal.workspaceId, body.request_id, body.name ?? body.score_name ?? 'default', body.score);
+        return ok;
+      },
+    }),
+    metadata: route({
+      method: 'post', path: '', summary: 'Add metadata to a logged request', tag: 'Logging', auth: 'key-or-body', body: TrackMetadataBody,
+      handler: async ({ body, principal }) => {
+        await requests.addMetadata(principal.workspaceId, body.request_id, body.metadata);
+        return ok;
+      },
+    }),
+    prompt: route({
+      method: 'post', path: '', summary: 'Link a logged request to a prompt template version', tag: 'Logging', auth: 'key-or-body', body: TrackPromptBody,
+      handler: async ({ body, principal }) => {
+        const result = await requests.linkPrompt(
+          principal.workspaceId, body.request_id,
+          { promptName: body.prompt_name, versionNumber: body.version, label: body.label },
+          body.prompt_input_variables,
+        );
+        return { ...ok, ...result };
+      },
+    }),
+    group: route({
+      method: 'post', path: '', summary: 'Put a logged request in a group', tag: 'Logging', auth: 'key-or-body', body: TrackGroupBody,
+      handler: async ({ body, principal }) => {
+        await requests.setGroup(principal.workspaceId, body.request_id, body.group_id);
+        return ok;
+      },
+    }),
+  };
+  const legacyPath = { score: '/library-track-score', metadata: '/library-track-metadata', prompt: '/library-track-prompt', group: '/track-group' };
+  return Object.entries(handlers).flatMap(([name, r]) => [
+    { ...r, path: legacyPath[name as keyof typeof handlers] },
+    { ...r, path: `/rest/track-${name}`, auth: 'key' as const },
+  ]);
+}
+
+export function loggingRoutes(requests: RequestService): Route[] {
+  return [
+    route({
+      method: 'post', path: '/log-request', summary: 'Log one LLM request', tag: 'Logging', auth: 'key-or-body',
+      body: LogRequestBody, status: 201,
+      handler: ({ body, principal }) => requests.log(principal.workspaceId, body),
+    }),
+    route({
+      method: 'post', path: '/track-request', summary: 'Log a provider call as sent by the SDK (run(), wrappers)', tag: 'Logging',
+      auth: 'key-or-body', body: TrackRequestBody,
+      handler: ({ body, principal }) => trackRequest(requests, principal.workspaceId, body),
+    }),
+    ...trackRoutes(requests),
+    route({
+      method: 'post', path: '/create-group', summary: 'Create a request group', tag: 'Logging', auth: 'key-or-body', body: CreateGroupBody,
+      handler: async ({ principal }) => ({ ...ok, id: await requests.createGroup(principal.workspaceId) }),
+    }),
+  ];
+}
+

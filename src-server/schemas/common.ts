@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** ISO 8601 string or epoch seconds -> epoch milliseconds. */
+export const Timestamp = z
+  .union([z.number(), z.string()], {
+    error: (issue) => (issue.input === undefined ? 'Field required' : 'Expected an ISO 8601 date-time or epoch seconds'),
+  })
+  .transform((value, ctx) => {
+    const ms = typeof value === 'number' ? value * 1000 : Date.parse(value);
+    if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+      ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date-time or epoch seconds' });
+      return z.NEVER;
+    }
+    return Math.round(ms);
+  })
+  .meta({ description: 'ISO 8601 date-time or epoch seconds' });
+
+export const ContentBlock = z.looseObject({ type: z.string() });
+
+/** Plain-string content is accepted (the seed's clients sometimes send it) and kept as one text block. */
+const Content = z
+  .union([z.array(ContentBlock), z.string()])
+  .transform((content) => (typeof content === 'string' ? [{ type: 'text', text: content }] : content));
+
+export const TemplateFormat = z.enum(['f-string', 'jinja2']);
+
+export const ChatRole = z.enum(['system', 'user', 'assistant', 'tool', 'function', 'developer', 'placeholder']);
+
+export const ChatMessage = z.looseObject({
+  role: ChatRole,
+  content: Content.default([]),
+  name: z.string().nullish(),
+  tool_calls: z.array(z.unknown()).nullish(),
+  tool_call_id: z.string().nullish(),
+  input_variables: z.array(z.string()).optional(),
+  template_format: TemplateFormat.optional(),
+});
+
+export const CompletionTemplate = z.looseObject({
+  type: z.literal('completion'),
+  content: Content,
+  template_format: TemplateFormat.default('f-string'),
+  input_variables: z.array(z.string()).default([]),
+});
+
+export const ChatTemplate = z.looseObject({
+  type: z.literal('chat'),
+  messages: z.array(ChatMessage),
+  tools: z.array(z.unknown()).nullish(),
+  functions: z.array(z.unknown()).nullish(),
+  tool_choice: z.unknown().optional(),
+  input_variables: z.array(z.string()).default([]),
+});
+
+export const PromptTemplate = z.discriminatedUnion('type', [CompletionTemplate, ChatTemplate]);
+export type PromptTemplate = z.output<typeof PromptTemplate>;
+
+export const Tag = z.string().max(512);
+export const Metadata = z.record(z.string().max(1024), z.string());
+export const PositiveId = z.number().int().min(1);
+
+/** Query strings carry text; these coerce and then apply the same rules as bodies. */
+export const QueryInt = (schema: z.ZodNumber) => z.coerce.number().pipe(schema);
+
+export const RequestStatus = z.enum(['SUCCESS', 'WARNING', 'ERROR']);
+
+export const PageQuery = z.object({
+  page: QueryInt(z.number().int().min(1)).default(1),
+  per_page: QueryInt(z.number().int().min(1).max(100)).default(30),
+});

@@ -1,0 +1,116 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { AppError, notFound } from '../errors';
+import type { WorkspaceStore } from '../store/workspaces';
+
+/** Who is calling: everything they read or write is scoped to `workspaceId`. */
+export interface Principal {
+  workspaceId: number;
+  keyId: number;
+}
+
+/** The workspace created with the data file; its keys belong to the local owner. */
+export const DEFAULT_WORKSPACE_ID = 1;
+
+const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+
+export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** PromptLayer keys look like `pl_…`; ours do too, so existing tooling that checks it is happy. */
+export const generateKey = () => `pl_${randomBytes(24).toString('base64url')}`;
+
+const displayPrefix = (key: string) => key.slice(0, 10);
+
+export interface AuthDeps {
+  store: WorkspaceStore;
+  sessionSecret: Uint8Array;
+  now: () => number;
+}
+
+export function createAuthService({ store, sessionSecret, now }: AuthDeps) {
+  function principalForKey(key: string): Principal | null {
+    const row = store.keyByHash(hashKey(key));
+    if (!row || row.revoked_at !== null) return null;
+    return { workspaceId: row.workspace_id, keyId: row.id };
+  }
+
+  function issueKey(workspaceId: number, name: string, key = generateKey()) {
+    const createdAt = now();
+    const id = store.insertKey({
+      workspace_id: workspaceId,
+      name,
+      prefix: displayPrefix(key),
+      key_hash: hashKey(key),
+      created_at: createdAt,
+    });
+    return { key, apiKey: { id, name, prefix: displayPrefix(key), created_at: createdAt } };
+  }
+
+  return {
+    principalForKey,
+
+    async principalForSession(token: string): Promise<Principal | null> {
+      try {
+        const { payload } = await jwtVerify(token, sessionSecret, {
+          algorithms: ['HS256'],
+          currentDate: new Date(now()),
+        });
+        const keyId = Number(payload.sub);
+        const workspaceId = Number(payload.ws);
+        // A session lives only as long as the key it was opened with.
+        const row = store.keyById(workspaceId, keyId);
+        if (!row || row.revoked_at !== null) return null;
+        return { workspaceId, keyId };
+      } catch {
+        return null;
+      }
+    },
+
+    async openSession(principal: Principal) {
+      const issuedAt = Math.floor(now() / 1000);
+      const expiresAt = issuedAt + SESSION_TTL_SECONDS;
+      const token = await new SignJWT({ ws: principal.workspaceId })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(String(principal.keyId))
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(expiresAt)
+        .sign(sessionSecret);
+      return { token, expires_at: new Date(expiresAt * 1000).toISOString() };
+    },
+
+    /**
+     * At start-up: make sure the default workspace exists and can be reached. A key given in the
+     * environment is registered if new; otherwise, when the workspace has no usable key, one is
+     * generated and returned so the caller can print and save it.
+     */
+    bootstrap(envKey: string | undefined): { generatedKey?: string } {
+      if (!store.workspace(DEFAULT_WORKSPACE_ID)) store.insertWorkspace('Default', now());
+      if (envKey) {
+        if (!store.keyByHash(hashKey(envKey))) issueKey(DEFAULT_WORKSPACE_ID, 'PROMPTLEDGER_API_KEY', envKey);
+        return {};
+      }
+      if (store.activeKeyCount(DEFAULT_WORKSPACE_ID) > 0) return {};
+      return { generatedKey: issueKey(DEFAULT_WORKSPACE_ID, 'Generated at first start').key };
+    },
+
+    createWorkspace(caller: Principal, name: string) {
+      if (caller.workspaceId !== DEFAULT_WORKSPACE_ID) {
+        throw new AppError('forbidden', 'Only a key of the default workspace can create workspaces.');
+      }
+      const id = store.insertWorkspace(name, now());
+      const { key } = issueKey(id, 'Created with the workspace');
+      return { workspace: { id, name }, api_key: key };
+    },
+
+    createKey: (caller: Principal, name: string) => issueKey(caller.workspaceId, name),
+
+    listKeys: (caller: Principal) =>
+      store.keys(caller.workspaceId).map(({ id, name, prefix, created_at }) => ({ id, name, prefix, created_at })),
+
+    revokeKey(caller: Principal, id: number) {
+      if (!store.revokeKey(caller.workspaceId, id, now())) throw notFound('API key');
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,100 @@
+/**
+ * Turns what an SDK sends to /track-request (the provider call's kwargs and its response) into
+ * the log's shapes: prompt templates for input and output, model, tokens, parameters.
+ * Covers OpenAI chat completions, OpenAI completions, the OpenAI Responses API and Anthropic
+ * messages; anything else is kept verbatim as text so nothing is dropped.
+ */
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (value: string) => ({ type: 'text', text: value });
+
+function blocks(content: unknown): unknown[] {
+  if (content == null) return [];
+  if (typeof content === 'string') return [text(content)];
+  if (Array.isArray(content)) {
+    return content.map((part) => {
+      if (typeof part === 'string') return text(part);
+      // Responses API parts name text `input_text` / `output_text`.
+      if (isObject(part) && (part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string') {
+        return text(part.text);
+      }
+      return part;
+    });
+  }
+  return [text(JSON.stringify(content))];
+}
+
+function chatMessage(m: unknown) {
+  if (!isObject(m)) return { role: 'user', content: blocks(m) };
+  const { role, content, ...rest } = m;
+  const known = ['system', 'user', 'assistant', 'tool', 'function', 'developer', 'placeholder'];
+  return { ...rest, role: known.includes(String(role)) ? role : 'user', content: blocks(content) };
+}
+
+/** Keys of the provider call that are the prompt itself, not parameters. */
+const PROMPT_KEYS = new Set(['messages', 'prompt', 'input', 'system', 'model', 'tools', 'functions', 'tool_choice', 'instructions', 'stream']);
+
+export interface TrackedCall {
+  model: string;
+  input: Json;
+  output: Json;
+  parameters: Json;
+  inputTokens: number;
+  outputTokens: number;
+  apiType: string | null;
+}
+
+export function readTrackedCall(provider: string, kwargs: Json, response: unknown): TrackedCall {
+  const parameters = Object.fromEntries(Object.entries(kwargs).filter(([k]) => !PROMPT_KEYS.has(k)));
+  const r = isObject(response) ? response : {};
+  const usage = isObject(r.usage) ? r.usage : {};
+  const model = String(r.model ?? kwargs.model ?? 'unknown');
+  const inputTokens = Number(usage.prompt_tokens ?? usage.input_tokens ?? 0) || 0;
+  const outputTokens = Number(usage.completion_tokens ?? usage.output_tokens ?? 0) || 0;
+  const tools = { ...(kwargs.tools ? { tools: kwargs.tools } : {}), ...(kwargs.tool_choice ? { tool_choice: kwargs.tool_choice } : {}) };
+
+  if (typeof kwargs.prompt === 'string' || Array.isArray(kwargs.prompt)) {
+    const choice = Array.isArray(r.choices) && isObject(r.choices[0]) ? r.choices[0] : {};
+    return {
+      model, parameters, inputTokens, outputTokens, apiType: 'completions',
+      input: { type: 'completion', content: blocks(kwargs.prompt), template_format: 'f-string', input_variables: [] },
+      output: { type: 'completion', content: blocks(choice.text ?? ''), template_format: 'f-string', input_variables: [] },
+    };
+  }
+
+  const messages: unknown[] = [];
+  if (kwargs.system !== undefined) messages.push({ role: 'system', content: blocks(kwargs.system) });
+  if (typeof kwargs.instructions === 'string') messages.push({ role: 'system', content: blocks(kwargs.instructions) });
+  const given = Array.isArray(kwargs.messages) ? kwargs.messages : Array.isArray(kwargs.input) ? kwargs.input : typeof kwargs.input === 'string' ? [{ role: 'user', content: kwargs.input }] : [];
+  messages.push(...given.map(chatMessage));
+
+  let reply: Json;
+  let apiType: string | null = 'chat-completions';
+  if (Array.isArray(r.choices)) {
+    const message = isObject(r.choices[0]) && isObject(r.choices[0].message) ? r.choices[0].message : {};
+    reply = { ...chatMessage({ ...message, role: 'assistant' }) };
+  } else if (Array.isArray(r.output)) {
+    apiType = 'responses';
+    const content = r.output.flatMap((item) => (isObject(item) && item.type === 'message' ? blocks(item.content) : []));
+    const toolCalls = r.output
+      .filter((item): item is Json => isObject(item) && item.type === 'function_call')
+      .map((item) => ({ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } }));
+    reply = { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+  } else if (Array.isArray(r.content)) {
+    apiType = 'messages';
+    const content = r.content.filter((b) => !(isObject(b) && b.type === 'tool_use'));
+    const toolCalls = r.content
+      .filter((b): b is Json => isObject(b) && b.type === 'tool_use')
+      .map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+    reply = { role: 'assistant', content: blocks(content), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+  } else {
+    reply = { role: 'assistant', content: response == null ? [] : blocks(typeof response === 'string' ? response : JSON.stringify(response)) };
+  }
+  if (provider === 'anthropic' && apiType === 'chat-completions') apiType = 'messages';
+  return {
+    model, parameters, inputTokens, outputTokens, apiType,
+    input: { type: 'chat', messages, input_variables: [], ...tools },
+    output: { type: 'chat', messages: [reply], input_variables: [] },
+  };
+}

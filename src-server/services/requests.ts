@@ -1,0 +1,275 @@
+import { invalidField, notFound } from '../errors';
+import type { LogRequestBody } from '../schemas/logging';
+import type { RequestListQuery } from '../schemas/explorer';
+import type { Writer } from '../store/writer';
+import type { Keyset, RequestRow, RequestStore } from '../store/requests';
+import type { RequestStatsStore } from '../store/request-stats';
+import { percentiles, utcDay } from '../store/request-stats';
+import { type PromptLinks, requestAsVersion } from './prompt-links';
+import { searchText } from './search-text';
+
+export interface RequestServiceDeps {
+  store: RequestStore;
+  stats: RequestStatsStore;
+  writer: Writer;
+  promptLinks: PromptLinks;
+  now: () => number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A logged request in the log body's own field names (API.md "A logged request"). */
+export type RequestView = ReturnType<ReturnType<typeof createRequestService>['view']>;
+
+export function createRequestService({ store, stats, writer, promptLinks, now }: RequestServiceDeps) {
+  function view(row: RequestRow, scores: Record<string, number>) {
+    const input = JSON.parse(row.input);
+    const parameters = JSON.parse(row.parameters);
+    const linked = row.prompt_version_id === null ? null : promptLinks.version(row.workspace_id, row.prompt_version_id);
+    return {
+      id: row.id,
+      provider: row.provider,
+      model: row.model,
+      input,
+      output: JSON.parse(row.output),
+      request_start_time: iso(row.request_start_time),
+      request_end_time: iso(row.request_end_time),
+      latency_ms: row.latency_ms,
+      parameters,
+      tags: JSON.parse(row.tags) as string[],
+      metadata: JSON.parse(row.metadata) as Record<string, string>,
+      prompt_id: row.prompt_id,
+      prompt_name: row.prompt_name,
+      prompt_version_number: row.prompt_version_number,
+      prompt_input_variables: JSON.parse(row.prompt_input_variables),
+      input_tokens: row.input_tokens,
+      output_tokens: row.output_tokens,
+      price: row.price,
+      function_name: row.function_name,
+      status: row.status,
+      error_type: row.error_type,
+      error_message: row.error_message,
+      api_type: row.api_type,
+      group_id: row.group_id,
+      scores,
+      prompt_version: linked ?? requestAsVersion(input, row.provider, row.model, parameters),
+      created_at: iso(row.created_at),
+    };
+  }
+
+  function requireRow(workspaceId: number, id: number): RequestRow {
+    const row = store.get(workspaceId, id);
+    if (!row) throw notFound('Request');
+    return row;
+  }
+
+  return {
+    view,
+
+    /** `POST /log-request`: answered only after the row (and its indexes) committed. */
+    async log(workspaceId: number, body: LogRequestBody) {
+      const wantsLink = body.prompt_id != null || (body.prompt_name != null && body.prompt_name !== '');
+      const resolved = wantsLink
+        ? promptLinks.resolve(workspaceId, {
+            promptId: body.prompt_id,
+            promptName: body.prompt_name,
+            versionNumber: body.prompt_version_number,
+          })
+        : null;
+      const scoreName = body.score_name ?? 'default';
+      const createdAt = now();
+      const id = await writer.write(() =>
+        store.insert({
+          workspace_id: workspaceId,
+          provider: body.provider,
+          model: body.model,
+          input: JSON.stringify(body.input),
+          output: JSON.stringify(body.output),
+          request_start_time: body.request_start_time,
+          request_end_time: body.request_end_time,
+          // Clock skew between client threads can put end before start; keep the log, not the sign.
+          latency_ms: Math.max(0, body.request_end_time - body.request_start_time),
+          parameters: JSON.stringify(body.parameters),
+          tags: body.tags,
+          metadata: body.metadata,
+          scores: body.score == null ? {} : { [scoreName]: body.score },
+          prompt_id: resolved?.promptId ?? body.prompt_id ?? null,
+          prompt_name: resolved?.promptName ?? body.prompt_name ?? null,
+          prompt_version_number: resolved?.versionNumber ?? body.prompt_version_number ?? null,
+          prompt_version_id: resolved?.versionId ?? null,
+          prompt_input_variables: JSON.stringify(body.prompt_input_variables),
+          input_tokens: body.input_tokens,
+          output_tokens: body.output_tokens,
+          price: body.price,
+          function_name: body.function_name,
+          status: body.status,
+          error_type: body.error_type ?? null,
+          error_message: body.error_message ?? null,
+          api_type: body.api_type ?? null,
+          group_id: body.group_id ?? null,
+          created_at: createdAt,
+          searchText: searchText(body.input, body.output),
+        }),
+      );
+      return {
+        id,
+        prompt_version:
+          resolved?.version ?? requestAsVersion(body.input, body.provider, body.model, body.parameters),
+        status: body.status,
+        error_type: body.error_type ?? null,
+        error_message: body.error_message ?? null,
+        ...(wantsLink && !resolved
+          ? { warning: 'The prompt link did not resolve to a template version in this workspace; the request was stored with the link as given.' }
+          : {}),
+      };
+    },
+
+    get(workspaceId: number, id: number) {
+      const row = requireRow(workspaceId, id);
+      return view(row, store.scores([id]).get(id)!);
+    },
+
+    list(workspaceId: number, query: RequestListQuery) {
+      const filter = {
+        q: query.q,
+        tags: query.tags,
+        metadata: query.metadata,
+        provider: query.provider,
+        model: query.model,
+        promptId: query.prompt_id,
+        promptVersionNumber: query.prompt_version_number,
+        status: query.status,
+        scoreMin: query.score_min,
+        scoreMax: query.score_max,
+        startTime: query.start_time,
+        endTime: query.end_time,
+        groupId: query.group_id,
+      };
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+      const rows = store.list(workspaceId, filter, after, query.limit + 1);
+      const page = rows.slice(0, query.limit);
+      const scores = store.scores(page.map((r) => r.id));
+      const last = page[page.length - 1];
+      const unfiltered = Object.values(filter).every((v) => v === undefined || (Array.isArray(v) && v.length === 0));
+      return {
+        items: page.map((row) => view(row, scores.get(row.id)!)),
+        next_cursor: rows.length > query.limit ? encodeCursor({ startTime: last.request_start_time, id: last.id }) : null,
+        total_estimate: unfiltered ? stats.total(workspaceId) : store.count(workspaceId, filter),
+      };
+    },
+
+    stats(workspaceId: number, query: { start_time?: number; end_time?: number; provider?: string; model?: string }) {
+      const filter = {
+        startDay: query.start_time === undefined ? undefined : utcDay(query.start_time),
+        endDay: query.end_time === undefined ? undefined : utcDay(query.end_time),
+        provider: query.provider,
+        model: query.model,
+      };
+      return summarize(stats.rollups(workspaceId, filter), stats.buckets(workspaceId, filter));
+    },
+
+    async addScore(workspaceId: number, requestId: number, name: string, score: number) {
+      requireRow(workspaceId, requestId);
+      await writer.write(() => store.addScore(requestId, name, score));
+    },
+
+    async addMetadata(workspaceId: number, requestId: number, metadata: Record<string, string>) {
+      await writer.write(() => store.mergeMetadata(requireRow(workspaceId, requestId), metadata));
+    },
+
+    async setGroup(workspaceId: number, requestId: number, groupId: number) {
+      requireRow(workspaceId, requestId);
+      if (!store.groupExists(workspaceId, groupId)) throw notFound('Group');
+      await writer.write(() => store.setGroup(requestId, groupId));
+    },
+
+    createGroup: (workspaceId: number) => writer.write(() => store.createGroup(workspaceId, now())),
+
+    /** `track-prompt`: link an already logged request to a registry version. */
+    async linkPrompt(
+      workspaceId: number,
+      requestId: number,
+      link: { promptName: string; versionNumber?: number | null; label?: string | null },
+      inputVariables: Record<string, unknown>,
+    ): Promise<{ warning?: string }> {
+      requireRow(workspaceId, requestId);
+      const resolved = promptLinks.resolve(workspaceId, link);
+      await writer.write(() =>
+        store.setPromptLink(
+          requestId,
+          {
+            promptId: resolved?.promptId ?? null,
+            promptName: resolved?.promptName ?? link.promptName,
+            versionNumber: resolved?.versionNumber ?? link.versionNumber ?? null,
+            versionId: resolved?.versionId ?? null,
+          },
+          inputVariables,
+        ),
+      );
+      return resolved ? {} : { warning: `Prompt template '${link.promptName}' did not resolve; the link was stored as given.` };
+    },
+  };
+}
+
+export type RequestService = ReturnType<typeof createRequestService>;
+
+function encodeCursor(k: Keyset): string {
+  return Buffer.from(JSON.stringify([k.startTime, k.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): Keyset {
+  try {
+    const [startTime, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
+    if (Number.isSafeInteger(startTime) && Number.isSafeInteger(id)) return { startTime: startTime as number, id: id as number };
+  } catch {
+    // fall through to the 422 below
+  }
+  throw invalidField(['query', 'cursor'], 'Not a cursor returned by this endpoint');
+}
+
+type Rollup = ReturnType<RequestStatsStore['rollups']>[number];
+type Bucket = ReturnType<RequestStatsStore['buckets']>[number];
+
+/** Totals, per day and per model, each with latency percentiles from the merged histograms. */
+function summarize(rollups: Rollup[], buckets: Bucket[]) {
+  type Acc = { requests: number; errors: number; cost: number; input_tokens: number; output_tokens: number; latency_ms_sum: number; hist: Map<number, number> };
+  const fresh = (): Acc => ({ requests: 0, errors: 0, cost: 0, input_tokens: 0, output_tokens: 0, latency_ms_sum: 0, hist: new Map() });
+  const total = fresh();
+  const byDay = new Map<string, Acc>();
+  const byModel = new Map<string, Acc & { provider: string; model: string }>();
+  const dayOf = (day: string) => byDay.get(day) ?? byDay.set(day, fresh()).get(day)!;
+  const modelOf = (provider: string, model: string) => {
+    const key = JSON.stringify([provider, model]);
+    return byModel.get(key) ?? byModel.set(key, { ...fresh(), provider, model }).get(key)!;
+  };
+  for (const r of rollups) {
+    for (const acc of [total, dayOf(r.day), modelOf(r.provider, r.model)]) {
+      acc.requests += r.requests;
+      acc.errors += r.errors;
+      acc.cost += r.cost;
+      acc.input_tokens += r.input_tokens;
+      acc.output_tokens += r.output_tokens;
+      acc.latency_ms_sum += r.latency_ms_sum;
+    }
+  }
+  for (const b of buckets) {
+    for (const acc of [total, dayOf(b.day), modelOf(b.provider, b.model)]) {
+      acc.hist.set(b.bucket, (acc.hist.get(b.bucket) ?? 0) + b.requests);
+    }
+  }
+  const shape = ({ hist, latency_ms_sum, ...acc }: Acc) => {
+    const [p50, p95, p99] = percentiles(hist, [50, 95, 99]);
+    return {
+      ...acc,
+      cost: Math.round(acc.cost * 1e6) / 1e6,
+      latency_ms: { avg: acc.requests ? Math.round(latency_ms_sum / acc.requests) : 0, p50, p95, p99 },
+    };
+  };
+  return {
+    totals: shape(total),
+    by_day: [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, acc]) => ({ day, ...shape(acc) })),
+    by_model: [...byModel.values()]
+      .sort((a, b) => b.requests - a.requests)
+      .map(({ provider, model, ...acc }) => ({ provider, model, ...shape(acc) })),
+  };
+}

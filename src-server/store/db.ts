@@ -1,0 +1,40 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from './migrate';
+
+export type Db = Database.Database;
+
+export interface OpenOptions {
+  /** `FULL` fsyncs the WAL on every commit, so an acknowledged write survives power loss, not
+   * only a process crash. Group commit (writer.ts) makes that affordable; see docs/performance.md. */
+  synchronous?: 'FULL' | 'NORMAL' | 'OFF';
+}
+
+/** Opens (creating if needed) the one database file and brings its schema up to date. */
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  db.pragma('foreign_keys = ON');
+  // A second process (a CLI, a backup) may hold the write lock briefly; wait rather than fail.
+  db.pragma('busy_timeout = 5000');
+  // 64 MiB page cache and memory-mapped reads: the explorer's index walks stay in memory on a
+  // laptop-sized database without a copy per page.
+  db.pragma('cache_size = -65536');
+  db.pragma('mmap_size = 268435456');
+  db.pragma('temp_store = MEMORY');
+  migrate(db);
+  return db;
+}
+
+/** Folds the WAL back into the main file so a clean shutdown leaves one self-contained file. */
+export function closeDatabase(db: Db): void {
+  if (!db.open) return;
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}

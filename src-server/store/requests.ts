@@ -1,0 +1,277 @@
+import type { Db } from './db';
+import { latencyBucket, utcDay } from './request-stats';
+
+/** A request as stored: JSON columns are strings, times epoch milliseconds. */
+export interface RequestRow {
+  id: number;
+  workspace_id: number;
+  provider: string;
+  model: string;
+  input: string;
+  output: string;
+  request_start_time: number;
+  request_end_time: number;
+  latency_ms: number;
+  parameters: string;
+  tags: string;
+  metadata: string;
+  prompt_id: number | null;
+  prompt_name: string | null;
+  prompt_version_number: number | null;
+  prompt_version_id: number | null;
+  prompt_input_variables: string;
+  input_tokens: number;
+  output_tokens: number;
+  price: number;
+  function_name: string;
+  score: number | null;
+  status: string;
+  error_type: string | null;
+  error_message: string | null;
+  api_type: string | null;
+  group_id: number | null;
+  created_at: number;
+}
+
+export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score'> & {
+  tags: string[];
+  metadata: Record<string, string>;
+  scores: Record<string, number>;
+  /** The text of input and output, for the full-text index. */
+  searchText: string;
+};
+
+export interface RequestFilter {
+  q?: string;
+  tags?: string[];
+  metadata?: Record<string, string>;
+  provider?: string;
+  model?: string;
+  promptId?: number;
+  promptVersionNumber?: number;
+  status?: string;
+  scoreMin?: number;
+  scoreMax?: number;
+  startTime?: number;
+  endTime?: number;
+  groupId?: number;
+}
+
+export interface Keyset {
+  startTime: number;
+  id: number;
+}
+
+/** Below three characters a trigram index cannot help; such terms are matched by a scan. */
+const MIN_TRIGRAM_TERM = 3;
+/** Counting stops here: the explorer shows "10,000+" rather than walk a million rows. */
+export const COUNT_CAP = 10_000;
+
+export function createRequestStore(db: Db) {
+  const insert = db.prepare(`
+    INSERT INTO requests (workspace_id, provider, model, input, output, request_start_time,
+      request_end_time, latency_ms, parameters, tags, metadata, prompt_id, prompt_name,
+      prompt_version_number, prompt_version_id, prompt_input_variables, input_tokens, output_tokens,
+      price, function_name, score, status, error_type, error_message, api_type, group_id, created_at)
+    VALUES (@workspace_id, @provider, @model, @input, @output, @request_start_time,
+      @request_end_time, @latency_ms, @parameters, @tags, @metadata, @prompt_id, @prompt_name,
+      @prompt_version_number, @prompt_version_id, @prompt_input_variables, @input_tokens,
+      @output_tokens, @price, @function_name, @score, @status, @error_type, @error_message,
+      @api_type, @group_id, @created_at)`);
+  const insertTag = db.prepare(
+    'INSERT OR IGNORE INTO request_tags (request_id, workspace_id, tag, request_start_time) VALUES (?, ?, ?, ?)',
+  );
+  const upsertMetadata = db.prepare(`
+    INSERT INTO request_metadata (request_id, workspace_id, key, value, request_start_time) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (request_id, key) DO UPDATE SET value = excluded.value`);
+  const upsertScore = db.prepare(`
+    INSERT INTO request_scores (request_id, name, value) VALUES (?, ?, ?)
+    ON CONFLICT (request_id, name) DO UPDATE SET value = excluded.value`);
+  const setDefaultScore = db.prepare('UPDATE requests SET score = ? WHERE id = ?');
+  const insertFts = db.prepare('INSERT INTO requests_fts (rowid, body) VALUES (?, ?)');
+  const upsertRollup = db.prepare(`
+    INSERT INTO request_rollups (workspace_id, day, provider, model, requests, errors, cost,
+      input_tokens, output_tokens, latency_ms_sum)
+    VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
+    ON CONFLICT (workspace_id, day, provider, model) DO UPDATE SET
+      requests = requests + 1, errors = errors + excluded.errors, cost = cost + excluded.cost,
+      input_tokens = input_tokens + excluded.input_tokens,
+      output_tokens = output_tokens + excluded.output_tokens,
+      latency_ms_sum = latency_ms_sum + excluded.latency_ms_sum`);
+  const upsertBucket = db.prepare(`
+    INSERT INTO request_latency_buckets (workspace_id, day, provider, model, bucket, requests)
+    VALUES (?, ?, ?, ?, ?, 1)
+    ON CONFLICT (workspace_id, day, provider, model, bucket) DO UPDATE SET requests = requests + 1`);
+  const byId = db.prepare<[number, number], RequestRow>('SELECT * FROM requests WHERE id = ? AND workspace_id = ?');
+  const updateMetadataJson = db.prepare('UPDATE requests SET metadata = ? WHERE id = ?');
+  const updatePromptLink = db.prepare(`
+    UPDATE requests SET prompt_id = ?, prompt_name = ?, prompt_version_number = ?, prompt_version_id = ?,
+      prompt_input_variables = ? WHERE id = ?`);
+  const updateGroup = db.prepare('UPDATE requests SET group_id = ? WHERE id = ?');
+  const insertGroup = db.prepare('INSERT INTO request_groups (workspace_id, created_at) VALUES (?, ?)');
+  const groupExists = db.prepare<[number, number], { id: number }>(
+    'SELECT id FROM request_groups WHERE id = ? AND workspace_id = ?',
+  );
+  const scoresOf = db.prepare<[string], { request_id: number; name: string; value: number }>(
+    'SELECT request_id, name, value FROM request_scores WHERE request_id IN (SELECT value FROM json_each(?))',
+  );
+
+  function addScore(requestId: number, name: string, value: number): void {
+    upsertScore.run(requestId, name, value);
+    if (name === 'default') setDefaultScore.run(value, requestId);
+  }
+
+  return {
+    /** Writes the request and everything that indexes it; call inside a transaction. */
+    insert(request: NewRequest): number {
+      const { tags, metadata, scores, searchText, ...columns } = request;
+      const id = Number(
+        insert.run({
+          ...columns,
+          tags: JSON.stringify(tags),
+          metadata: JSON.stringify(metadata),
+          score: scores.default ?? null,
+        }).lastInsertRowid,
+      );
+      const ws = request.workspace_id;
+      const start = request.request_start_time;
+      for (const tag of tags) insertTag.run(id, ws, tag, start);
+      for (const [key, value] of Object.entries(metadata)) upsertMetadata.run(id, ws, key, value, start);
+      for (const [name, value] of Object.entries(scores)) upsertScore.run(id, name, value);
+      if (searchText) insertFts.run(id, searchText);
+      const day = utcDay(start);
+      const isError = request.status === 'ERROR' ? 1 : 0;
+      upsertRollup.run(ws, day, request.provider, request.model, isError, request.price,
+        request.input_tokens, request.output_tokens, request.latency_ms);
+      upsertBucket.run(ws, day, request.provider, request.model, latencyBucket(request.latency_ms));
+      return id;
+    },
+
+    get: (workspaceId: number, id: number) => byId.get(id, workspaceId),
+
+    scores(ids: number[]): Map<number, Record<string, number>> {
+      const result = new Map<number, Record<string, number>>(ids.map((id) => [id, {}]));
+      for (const row of scoresOf.all(JSON.stringify(ids))) result.get(row.request_id)![row.name] = row.value;
+      return result;
+    },
+
+    addScore,
+
+    mergeMetadata(row: RequestRow, metadata: Record<string, string>): void {
+      const merged = { ...(JSON.parse(row.metadata) as Record<string, string>), ...metadata };
+      updateMetadataJson.run(JSON.stringify(merged), row.id);
+      for (const [key, value] of Object.entries(metadata)) {
+        upsertMetadata.run(row.id, row.workspace_id, key, value, row.request_start_time);
+      }
+    },
+
+    setPromptLink(
+      id: number,
+      link: { promptId: number | null; promptName: string | null; versionNumber: number | null; versionId: number | null },
+      inputVariables: Record<string, unknown>,
+    ): void {
+      updatePromptLink.run(link.promptId, link.promptName, link.versionNumber, link.versionId,
+        JSON.stringify(inputVariables), id);
+    },
+
+    setGroup: (id: number, groupId: number) => updateGroup.run(groupId, id),
+    createGroup: (workspaceId: number, now: number) => Number(insertGroup.run(workspaceId, now).lastInsertRowid),
+    groupExists: (workspaceId: number, id: number) => groupExists.get(id, workspaceId) !== undefined,
+
+    list(workspaceId: number, filter: RequestFilter, after: Keyset | undefined, limit: number): RequestRow[] {
+      const query = buildListQuery(workspaceId, filter);
+      const params = [...query.params];
+      let keyset = '';
+      if (after) {
+        keyset = ` AND (${query.timeColumn}, ${query.idColumn}) < (?, ?)`;
+        params.push(after.startTime, after.id);
+      }
+      const sql = `SELECT r.* ${query.from} WHERE ${query.where}${keyset}
+        ORDER BY ${query.timeColumn} DESC, ${query.idColumn} DESC LIMIT ?`;
+      return db.prepare<unknown[], RequestRow>(sql).all(...params, limit);
+    },
+
+    /** Exact up to COUNT_CAP, which means "at least that many". */
+    count(workspaceId: number, filter: RequestFilter): number {
+      const query = buildListQuery(workspaceId, filter);
+      const sql = `SELECT count(*) AS n FROM (SELECT 1 ${query.from} WHERE ${query.where} LIMIT ${COUNT_CAP})`;
+      return (db.prepare<unknown[], { n: number }>(sql).get(...query.params) as { n: number }).n;
+    },
+  };
+}
+
+export type RequestStore = ReturnType<typeof createRequestStore>;
+
+/** The quoted FTS5 phrase for one term; quotes inside are doubled, so user text is never syntax. */
+const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
+const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Chooses the index that yields rows already in list order: a tag or metadata filter drives from
+ * its side table (a rare tag then costs one page, not a table scan); otherwise requests' own
+ * indexes, which all end in (request_start_time, id).
+ */
+function buildListQuery(workspaceId: number, f: RequestFilter) {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  let from = 'FROM requests r';
+  let timeColumn = 'r.request_start_time';
+  let idColumn = 'r.id';
+  const tags = [...new Set(f.tags ?? [])];
+  const metadata = Object.entries(f.metadata ?? {});
+
+  if (tags.length > 0) {
+    from = 'FROM request_tags d JOIN requests r ON r.id = d.request_id';
+    where.push('d.workspace_id = ? AND d.tag = ?');
+    params.push(workspaceId, tags.shift());
+    timeColumn = 'd.request_start_time';
+    idColumn = 'd.request_id';
+  } else if (metadata.length > 0) {
+    const [key, value] = metadata.shift()!;
+    from = 'FROM request_metadata d JOIN requests r ON r.id = d.request_id';
+    where.push('d.workspace_id = ? AND d.key = ? AND d.value = ?');
+    params.push(workspaceId, key, value);
+    timeColumn = 'd.request_start_time';
+    idColumn = 'd.request_id';
+  } else {
+    where.push('r.workspace_id = ?');
+    params.push(workspaceId);
+  }
+  for (const tag of tags) {
+    where.push('EXISTS (SELECT 1 FROM request_tags t WHERE t.request_id = r.id AND t.tag = ?)');
+    params.push(tag);
+  }
+  for (const [key, value] of metadata) {
+    where.push('EXISTS (SELECT 1 FROM request_metadata m WHERE m.request_id = r.id AND m.key = ? AND m.value = ?)');
+    params.push(key, value);
+  }
+  const equal: Array<[string, unknown]> = [
+    ['r.provider', f.provider],
+    ['r.model', f.model],
+    ['r.prompt_id', f.promptId],
+    ['r.prompt_version_number', f.promptVersionNumber],
+    ['r.status', f.status],
+    ['r.group_id', f.groupId],
+  ];
+  for (const [column, value] of equal) {
+    if (value === undefined) continue;
+    where.push(`${column} = ?`);
+    params.push(value);
+  }
+  if (f.scoreMin !== undefined) (where.push('r.score >= ?'), params.push(f.scoreMin));
+  if (f.scoreMax !== undefined) (where.push('r.score <= ?'), params.push(f.scoreMax));
+  if (f.startTime !== undefined) (where.push(`${timeColumn} >= ?`), params.push(f.startTime));
+  if (f.endTime !== undefined) (where.push(`${timeColumn} <= ?`), params.push(f.endTime));
+
+  const terms = (f.q ?? '').split(/\s+/).filter(Boolean);
+  const indexed = terms.filter((t) => [...t].length >= MIN_TRIGRAM_TERM);
+  if (indexed.length > 0) {
+    where.push('r.id IN (SELECT rowid FROM requests_fts WHERE requests_fts MATCH ?)');
+    params.push(indexed.map(ftsPhrase).join(' AND '));
+  }
+  for (const term of terms.filter((t) => [...t].length < MIN_TRIGRAM_TERM)) {
+    where.push("(r.input LIKE ? ESCAPE '\\' OR r.output LIKE ? ESCAPE '\\')");
+    params.push(likePattern(term), likePattern(term));
+  }
+  return { from, where: where.join(' AND '), params, timeColumn, idColumn };
+}
