@@ -1,24 +1,29 @@
 import type { Db } from './db';
-import { migrations } from './migrations';
+import { migrations, type Migration } from './migrations';
 
 /**
- * Applies every migration newer than the file's `user_version`, each in its own transaction, so
- * a failure leaves the file at the last good version rather than half-migrated.
+ * Applies every migration the file has not seen, in id order, each in its own transaction with
+ * its record in `schema_migrations`, so a failure leaves the file at the last good migration
+ * rather than half-migrated. Ids rather than a single version number let features developed in
+ * parallel land in any order.
  */
-export function migrate(db: Db): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const latest = migrations.length;
-  if (current > latest) {
-    throw new Error(
-      `This data file was written by a newer promptledger (schema ${current}, this build knows ${latest}).`,
-    );
+export function migrate(db: Db, list: readonly Migration[] = migrations): string[] {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  const applied = new Set(db.prepare<[], { id: string }>('SELECT id FROM schema_migrations').all().map((r) => r.id));
+  const known = new Set(list.map((m) => m.id));
+  const unknown = [...applied].filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new Error(`This data file was written by a newer promptledger (it has migration ${unknown.join(', ')}).`);
   }
-  for (let version = current + 1; version <= latest; version++) {
-    const sql = migrations[version - 1];
+  const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
+  const ran: string[] = [];
+  for (const migration of [...list].sort((a, b) => a.id.localeCompare(b.id))) {
+    if (applied.has(migration.id)) continue;
     db.transaction(() => {
-      db.exec(sql);
-      db.pragma(`user_version = ${version}`);
+      db.exec(migration.sql);
+      record.run(migration.id, Date.now());
     })();
+    ran.push(migration.id);
   }
-  return latest;
+  return ran;
 }

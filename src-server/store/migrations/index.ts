@@ -1,4 +1,10 @@
 import foundation from './001-foundation';
 
-/** Ordered: entry N is schema version N+1. Append only; never edit a released migration. */
-export const migrations: readonly string[] = [foundation];
+export interface Migration {
+  /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
+  id: string;
+  sql: string;
+}
+
+/** One line per migration file. */
+export const migrations: readonly Migration[] = [{ id: '001-foundation', sql: foundation }];
