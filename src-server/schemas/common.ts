@@ -68,3 +68,24 @@ export const PageQuery = z.object({
   page: QueryInt(z.number().int().min(1)).default(1),
   per_page: QueryInt(z.number().int().min(1).max(100)).default(30),
 });
+
+/**
+ * A template as logged: validated like PromptTemplate but stored exactly as sent (no defaults
+ * filled in, string content left a string), so the log shows what the application really sent.
+ */
+const LoggedContent = z.union([z.array(ContentBlock), z.string()]);
+export const LoggedTemplate = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('completion'),
+    content: LoggedContent,
+    template_format: TemplateFormat.optional(),
+    input_variables: z.array(z.string()).optional(),
+  }),
+  z.looseObject({
+    type: z.literal('chat'),
+    messages: z.array(ChatMessage.extend({ content: LoggedContent.optional() })),
+    tools: z.array(z.unknown()).nullish(),
+    functions: z.array(z.unknown()).nullish(),
+    input_variables: z.array(z.string()).optional(),
+  }),
+]);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { Metadata, PositiveId, PromptTemplate, RequestStatus, Tag, Timestamp } from './common';
+import { LoggedTemplate, Metadata, PositiveId, RequestStatus, Tag, Timestamp } from './common';
 
 /** `POST /log-request`: the seed's body, its defaults and limits, plus API.md's additions. */
 export const LogRequestBody = z.object({
   provider: z.string().min(1),
   model: z.string().min(1),
-  input: PromptTemplate,
-  output: PromptTemplate,
+  input: LoggedTemplate,
+  output: LoggedTemplate,
   request_start_time: Timestamp,
   request_end_time: Timestamp,
   parameters: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {}),
