@@ -1,4 +1,5 @@
 import foundation from './001-foundation';
+import datasets from './003-datasets';
 
 export interface Migration {
   /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** One line per migration file. */
-export const migrations: readonly Migration[] = [{ id: '001-foundation', sql: foundation }];
+export const migrations: readonly Migration[] = [
+  { id: '001-foundation', sql: foundation },
+  { id: '003-datasets', sql: datasets },
+];

@@ -1,0 +1,285 @@
+import { AppError, invalidField, notFound } from '../errors';
+import { DRAFT_VERSION, type DatasetRow, type DatasetStore } from '../store/datasets';
+import type { FolderStore } from '../store/folders';
+import type { Writer } from '../store/writer';
+
+export interface DatasetServiceDeps {
+  store: DatasetStore;
+  folders: FolderStore;
+  writer: Writer;
+  now: () => number;
+}
+
+/** One version of a dataset group as the API and the evaluation engine see it. */
+export interface DatasetVersion {
+  id: number;
+  dataset_group_id: number;
+  /** >= 1 published (immutable); -1 the draft. */
+  version_number: number;
+  column_names: string[];
+  row_count: number;
+  created_at: string;
+}
+
+export interface DatasetRowView {
+  row_index: number;
+  data: Record<string, unknown>;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function versionView(row: DatasetRow): DatasetVersion {
+  return {
+    id: row.id,
+    dataset_group_id: row.dataset_group_id,
+    version_number: row.version_number!,
+    column_names: JSON.parse(row.column_names) as string[],
+    row_count: row.row_count,
+    created_at: iso(row.created_at),
+  };
+}
+
+/** A row's data with every column present, in column order (a JSON row may lack some keys). */
+export function rowData(columns: readonly string[], json: string): Record<string, unknown> {
+  const stored = JSON.parse(json) as Record<string, unknown>;
+  const data: Record<string, unknown> = {};
+  for (const column of columns) data[column] = stored[column] ?? null;
+  return data;
+}
+
+/** The page fields of API.md's envelope, for lists that name their items themselves. */
+export function pageFields(page: number, perPage: number, total: number) {
+  const pages = Math.max(1, Math.ceil(total / perPage));
+  return {
+    page,
+    per_page: perPage,
+    total,
+    pages,
+    has_next: page < pages,
+    has_prev: page > 1,
+    next_num: page < pages ? page + 1 : null,
+    prev_num: page > 1 ? page - 1 : null,
+  };
+}
+
+/** Columns in order of first appearance across rows, after any given first. */
+export function mergeColumns(first: readonly string[], rows: Iterable<Record<string, unknown>>): string[] {
+  const seen = new Set(first);
+  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
+  return [...seen];
+}
+
+export function createDatasetService({ store, folders, writer, now }: DatasetServiceDeps) {
+  function requireGroup(workspaceId: number, groupId: number, loc: Array<string | number> = ['body', 'dataset_group_id']) {
+    const group = store.group(workspaceId, groupId);
+    // 404 like any unknown id; the loc tells which field in bodies that carry several ids.
+    if (!group) throw new AppError('not_found', `Dataset group ${groupId} not found.`, [{ loc, msg: 'Dataset group not found', type: 'not_found' }]);
+    return group;
+  }
+
+  function requireDataset(workspaceId: number, datasetId: number): DatasetRow {
+    const row = store.dataset(workspaceId, datasetId);
+    if (!row) throw notFound(`Dataset ${datasetId}`);
+    return row;
+  }
+
+  function requireFolder(workspaceId: number, folderId: number | null | undefined): number | null {
+    if (folderId == null) return null;
+    if (!folders.get(workspaceId, folderId)) throw notFound(`Folder ${folderId}`);
+    return folderId;
+  }
+
+  function groupView(group: { id: number; name: string; workspace_id: number; folder_id: number | null; created_at: number }) {
+    return { id: group.id, name: group.name, workspace_id: group.workspace_id, folder_id: group.folder_id, created_at: iso(group.created_at) };
+  }
+
+  return {
+    requireGroup,
+
+    async createGroup(workspaceId: number, body: { name: string; folder_id?: number | null }) {
+      const folderId = requireFolder(workspaceId, body.folder_id);
+      const created = await writer.write(() => {
+        if (store.groupByName(workspaceId, body.name)) {
+          throw new AppError('conflict', `A dataset group named '${body.name}' already exists in this workspace.`);
+        }
+        return store.createGroup(workspaceId, body.name, folderId, now());
+      });
+      const group = store.group(workspaceId, created.groupId)!;
+      return { success: true, dataset_group: groupView(group), dataset: { id: created.draftId, version_number: DRAFT_VERSION } };
+    },
+
+    listGroups(workspaceId: number, query: { page: number; per_page: number; folder_id?: number; name?: string }) {
+      const { items, total } = store.listGroups(
+        workspaceId,
+        { folderId: query.folder_id, name: query.name },
+        query.per_page,
+        (query.page - 1) * query.per_page,
+      );
+      const summaries = store.groupSummaries(items.map((g) => g.id));
+      return {
+        items: items.map((g) => {
+          const s = summaries.get(g.id)!;
+          return {
+            ...groupView(g),
+            version_count: s.versions,
+            latest_version: s.latest ? versionView(s.latest) : null,
+            draft_dataset_id: s.draft?.id ?? null,
+          };
+        }),
+        ...pageFields(query.page, query.per_page, total),
+      };
+    },
+
+    getGroup(workspaceId: number, groupId: number) {
+      const group = requireGroup(workspaceId, groupId, ['path', 'id']);
+      const s = store.groupSummaries([group.id]).get(group.id)!;
+      return {
+        success: true,
+        dataset_group: {
+          ...groupView(group),
+          version_count: s.versions,
+          latest_version: s.latest ? versionView(s.latest) : null,
+          draft_dataset_id: s.draft?.id ?? null,
+        },
+      };
+    },
+
+    listVersions(workspaceId: number, query: { dataset_group_id?: number; page: number; per_page: number; include_draft: boolean }) {
+      const offset = (query.page - 1) * query.per_page;
+      let result;
+      if (query.dataset_group_id === undefined) result = store.listWorkspaceVersions(workspaceId, query.per_page, offset);
+      else {
+        requireGroup(workspaceId, query.dataset_group_id, ['query', 'dataset_group_id']);
+        result = store.listVersions(query.dataset_group_id, query.include_draft, query.per_page, offset);
+      }
+      return { datasets: result.items.map(versionView), ...pageFields(query.page, query.per_page, result.total) };
+    },
+
+    getVersion: (workspaceId: number, datasetId: number) => ({ success: true, dataset: versionView(requireDataset(workspaceId, datasetId)) }),
+
+    rows(workspaceId: number, datasetId: number, query: { page: number; per_page: number; q?: string }) {
+      const dataset = versionView(requireDataset(workspaceId, datasetId));
+      const offset = (query.page - 1) * query.per_page;
+      const q = query.q?.trim();
+      const { items, total } = q
+        ? store.search(datasetId, q, query.per_page, offset)
+        : { items: store.rows(datasetId, offset, query.per_page), total: dataset.row_count };
+      return {
+        columns: dataset.column_names,
+        rows: items.map((r) => ({ row_index: r.row_index, data: rowData(dataset.column_names, r.data) })),
+        ...pageFields(query.page, query.per_page, total),
+      };
+    },
+
+    /** `PUT .../rows`: the draft's rows become exactly these; a published version is immutable. */
+    async replaceRows(workspaceId: number, datasetId: number, body: { rows: Array<Record<string, unknown>>; column_names?: string[] }) {
+      const columns = mergeColumns(body.column_names ?? [], body.rows);
+      const texts = body.rows.map((r) => JSON.stringify(r));
+      const dataset = await writer.write(() => {
+        const current = requireDataset(workspaceId, datasetId);
+        if (current.version_number !== DRAFT_VERSION) {
+          throw new AppError('conflict', `Dataset ${datasetId} is published version ${current.version_number}; published versions cannot be edited. Create a draft from it instead.`);
+        }
+        store.deleteRows(datasetId);
+        store.insertRows(datasetId, 0, texts);
+        store.setShape(datasetId, columns, texts.length);
+        return store.dataset(workspaceId, datasetId)!;
+      });
+      return { success: true, dataset: versionView(dataset) };
+    },
+
+    /**
+     * The group always has a draft (one comes with the group and after each save). A draft that
+     * holds no rows is a placeholder: create-draft seeds it from `source_dataset_id`. A draft with
+     * rows, or a request with nothing to seed from, is the "draft exists" conflict.
+     */
+    async createDraft(workspaceId: number, body: { dataset_group_id: number; source_dataset_id?: number | null }) {
+      requireGroup(workspaceId, body.dataset_group_id);
+      const source = body.source_dataset_id == null ? null : store.dataset(workspaceId, body.source_dataset_id);
+      if (body.source_dataset_id != null && (!source || source.dataset_group_id !== body.dataset_group_id)) {
+        throw new AppError('not_found', `Dataset ${body.source_dataset_id} not found in group ${body.dataset_group_id}.`, [
+          { loc: ['body', 'source_dataset_id'], msg: 'Dataset not found in this group', type: 'not_found' },
+        ]);
+      }
+      const draftId = await writer.write(() => {
+        const draft = store.draft(body.dataset_group_id);
+        if (draft && (draft.row_count > 0 || !source || source.id === draft.id)) {
+          throw new AppError('conflict', `Dataset group ${body.dataset_group_id} already has a draft (dataset ${draft.id}); save or edit it first.`);
+        }
+        const id = draft?.id ?? store.createDraft(body.dataset_group_id, now());
+        if (source) {
+          store.copyRows(source.id, id);
+          store.setShape(id, JSON.parse(source.column_names) as string[], source.row_count);
+        }
+        return id;
+      });
+      return { success: true, draft_dataset_id: draftId };
+    },
+
+    /** Appends rows to the group's draft (creating one if missing); columns are merged. */
+    appendToDraft(groupId: number, rows: Array<Record<string, unknown>>): Promise<number> {
+      return writer.write(() => {
+        if (!store.draft(groupId)) store.createDraft(groupId, now());
+        const draft = store.draft(groupId)!;
+        const columns = mergeColumns(JSON.parse(draft.column_names) as string[], rows);
+        store.insertRows(draft.id, draft.row_count, rows.map((r) => JSON.stringify(r)));
+        store.setShape(draft.id, columns, draft.row_count + rows.length);
+        return draft.id;
+      });
+    },
+
+    /** Publishes the draft as the next version; a new empty draft takes its place. */
+    async saveDraft(workspaceId: number, body: { dataset_group_id: number }) {
+      requireGroup(workspaceId, body.dataset_group_id);
+      const saved = await writer.write(() => {
+        const draft = store.draft(body.dataset_group_id);
+        if (!draft) throw new AppError('conflict', `Dataset group ${body.dataset_group_id} has no draft to save.`);
+        const versionNumber = store.publish(draft.id, body.dataset_group_id, now());
+        store.createDraft(body.dataset_group_id, now());
+        return { id: draft.id, versionNumber };
+      });
+      return { success: true, dataset_id: saved.id, version_number: saved.versionNumber };
+    },
+
+    // ---- For the evaluation engine -------------------------------------------------------
+
+    /**
+     * The version a report runs on: `versionNumber` null → the latest published version (400 if
+     * the group has none); a number → that version (404 if absent); -1 is refused (422), since a
+     * draft changes under a running report. Unknown group or another workspace's → 404.
+     */
+    resolveVersion(workspaceId: number, groupId: number, versionNumber: number | null): DatasetVersion {
+      requireGroup(workspaceId, groupId);
+      if (versionNumber === DRAFT_VERSION) {
+        throw invalidField(['body', 'dataset_version_number'], 'The draft (-1) cannot be evaluated; save it as a version first');
+      }
+      if (versionNumber === null) {
+        const latest = store.latestPublished(groupId);
+        if (!latest) throw new AppError('bad_request', `Dataset group ${groupId} has no published version yet.`);
+        return versionView(latest);
+      }
+      const row = store.version(groupId, versionNumber);
+      if (!row) throw notFound(`Version ${versionNumber} of dataset group ${groupId}`);
+      return versionView(row);
+    },
+
+    /** A visible version (published or draft) by dataset id; 404 if unknown or in another workspace. */
+    version: (workspaceId: number, datasetId: number): DatasetVersion => versionView(requireDataset(workspaceId, datasetId)),
+
+    /**
+     * A version's rows in row_index order, every column present. Reads in chunks with no cursor
+     * left open between them, so the caller may write to the database while iterating.
+     */
+    *iterateRows(version: Pick<DatasetVersion, 'id' | 'column_names'>, chunkSize = 500): Generator<DatasetRowView> {
+      let from = 0;
+      for (;;) {
+        const chunk = store.rows(version.id, from, chunkSize);
+        for (const r of chunk) yield { row_index: r.row_index, data: rowData(version.column_names, r.data) };
+        if (chunk.length < chunkSize) return;
+        from = chunk[chunk.length - 1].row_index + 1;
+      }
+    },
+  };
+}
+
+export type DatasetService = ReturnType<typeof createDatasetService>;

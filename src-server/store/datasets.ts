@@ -1,0 +1,197 @@
+import type { Db } from './db';
+
+export interface DatasetGroupRow {
+  id: number;
+  workspace_id: number;
+  folder_id: number | null;
+  name: string;
+  created_at: number;
+}
+
+/** One version of a group. `column_names` is a JSON array; see 003-datasets.ts for version_number. */
+export interface DatasetRow {
+  id: number;
+  dataset_group_id: number;
+  version_number: number | null;
+  column_names: string;
+  row_count: number;
+  created_at: number;
+}
+
+/** A stored row: `data` is the JSON text of `{column: value}`. */
+export interface DatasetRowRecord {
+  row_index: number;
+  data: string;
+}
+
+export const DRAFT_VERSION = -1;
+
+export function createDatasetStore(db: Db) {
+  const insertGroup = db.prepare('INSERT INTO dataset_groups (workspace_id, folder_id, name, created_at) VALUES (?, ?, ?, ?)');
+  const groupById = db.prepare<[number, number], DatasetGroupRow>('SELECT * FROM dataset_groups WHERE id = ? AND workspace_id = ?');
+  const groupByName = db.prepare<[number, string], DatasetGroupRow>('SELECT * FROM dataset_groups WHERE workspace_id = ? AND name = ?');
+  const insertDataset = db.prepare(
+    'INSERT INTO datasets (dataset_group_id, version_number, column_names, row_count, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const datasetById = db.prepare<[number, number], DatasetRow>(`
+    SELECT d.* FROM datasets d JOIN dataset_groups g ON g.id = d.dataset_group_id
+    WHERE d.id = ? AND g.workspace_id = ? AND d.version_number IS NOT NULL`);
+  const byVersion = db.prepare<[number, number], DatasetRow>('SELECT * FROM datasets WHERE dataset_group_id = ? AND version_number = ?');
+  const latest = db.prepare<[number], DatasetRow>(
+    'SELECT * FROM datasets WHERE dataset_group_id = ? AND version_number >= 1 ORDER BY version_number DESC LIMIT 1',
+  );
+  const nextNumber = db.prepare<[number], { n: number }>(
+    'SELECT coalesce(max(version_number), 0) + 1 AS n FROM datasets WHERE dataset_group_id = ? AND version_number >= 1',
+  );
+  const setNumber = db.prepare('UPDATE datasets SET version_number = ?, created_at = ? WHERE id = ?');
+  const setShape = db.prepare('UPDATE datasets SET column_names = ?, row_count = ? WHERE id = ?');
+  const deleteRowsOf = db.prepare('DELETE FROM dataset_rows WHERE dataset_id = ?');
+  const deleteDataset = db.prepare('DELETE FROM datasets WHERE id = ?');
+  const insertRow = db.prepare('INSERT INTO dataset_rows (dataset_id, row_index, data) VALUES (?, ?, ?)');
+  const copyRows = db.prepare(
+    'INSERT INTO dataset_rows (dataset_id, row_index, data) SELECT ?, row_index, data FROM dataset_rows WHERE dataset_id = ? ORDER BY row_index',
+  );
+  const rowRange = db.prepare<[number, number, number], DatasetRowRecord>(
+    'SELECT row_index, data FROM dataset_rows WHERE dataset_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?',
+  );
+  // Values only, not the column names every row repeats in its JSON text.
+  const matches = "EXISTS (SELECT 1 FROM json_each(data) j WHERE j.value LIKE ? ESCAPE '\\')";
+  const searchRows = db.prepare<[number, string, number, number], DatasetRowRecord>(
+    `SELECT row_index, data FROM dataset_rows WHERE dataset_id = ? AND ${matches} ORDER BY row_index LIMIT ? OFFSET ?`,
+  );
+  const countSearch = db.prepare<[number, string], { n: number }>(
+    `SELECT count(*) AS n FROM dataset_rows WHERE dataset_id = ? AND ${matches}`,
+  );
+  const abandoned = db.prepare<[], { id: number }>('SELECT id FROM datasets WHERE version_number IS NULL');
+
+  function removeDataset(id: number): void {
+    deleteRowsOf.run(id);
+    deleteDataset.run(id);
+  }
+
+  return {
+    /** Creates the group and its empty draft; call inside a transaction. */
+    createGroup(workspaceId: number, name: string, folderId: number | null, now: number): { groupId: number; draftId: number } {
+      const groupId = Number(insertGroup.run(workspaceId, folderId, name, now).lastInsertRowid);
+      const draftId = Number(insertDataset.run(groupId, DRAFT_VERSION, '[]', 0, now).lastInsertRowid);
+      return { groupId, draftId };
+    },
+
+    group: (workspaceId: number, id: number) => groupById.get(id, workspaceId),
+    groupByName: (workspaceId: number, name: string) => groupByName.get(workspaceId, name),
+
+    listGroups(workspaceId: number, filter: { folderId?: number | null; name?: string }, limit: number, offset: number) {
+      const { where, params } = groupWhere(workspaceId, filter);
+      const items = db
+        .prepare<unknown[], DatasetGroupRow>(`SELECT * FROM dataset_groups WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
+        .all(...params, limit, offset);
+      const total = (db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM dataset_groups WHERE ${where}`).get(...params) as { n: number }).n;
+      return { items, total };
+    },
+
+    /** Summaries of many groups at once: published version count and the latest published version. */
+    groupSummaries(groupIds: number[]): Map<number, { versions: number; latest: DatasetRow | undefined; draft: DatasetRow | undefined }> {
+      const out = new Map(groupIds.map((id) => [id, { versions: 0, latest: undefined as DatasetRow | undefined, draft: undefined as DatasetRow | undefined }]));
+      if (groupIds.length === 0) return out;
+      const rows = db
+        .prepare<[string], DatasetRow>(
+          'SELECT * FROM datasets WHERE dataset_group_id IN (SELECT value FROM json_each(?)) AND version_number IS NOT NULL',
+        )
+        .all(JSON.stringify(groupIds));
+      for (const row of rows) {
+        const summary = out.get(row.dataset_group_id)!;
+        if (row.version_number === DRAFT_VERSION) summary.draft = row;
+        else {
+          summary.versions++;
+          if (!summary.latest || row.version_number! > summary.latest.version_number!) summary.latest = row;
+        }
+      }
+      return out;
+    },
+
+    /** A visible version (published or draft) in the workspace; imports still running are not. */
+    dataset: (workspaceId: number, id: number) => datasetById.get(id, workspaceId),
+    version: (groupId: number, versionNumber: number) => byVersion.get(groupId, versionNumber),
+    draft: (groupId: number) => byVersion.get(groupId, DRAFT_VERSION),
+    latestPublished: (groupId: number) => latest.get(groupId),
+
+    listVersions(groupId: number, includeDraft: boolean, limit: number, offset: number) {
+      const where = `dataset_group_id = ? AND ${includeDraft ? 'version_number IS NOT NULL' : 'version_number >= 1'}`;
+      // The draft (-1) sorts first, then published newest first.
+      const items = db
+        .prepare<[number, number, number], DatasetRow>(
+          `SELECT * FROM datasets WHERE ${where} ORDER BY version_number = -1 DESC, version_number DESC LIMIT ? OFFSET ?`,
+        )
+        .all(groupId, limit, offset);
+      const total = (db.prepare<[number], { n: number }>(`SELECT count(*) AS n FROM datasets WHERE ${where}`).get(groupId) as { n: number }).n;
+      return { items, total };
+    },
+
+    /** Every visible version in the workspace, newest first (the draft of each group included). */
+    listWorkspaceVersions(workspaceId: number, limit: number, offset: number) {
+      const from = `FROM datasets d JOIN dataset_groups g ON g.id = d.dataset_group_id
+        WHERE g.workspace_id = ? AND d.version_number IS NOT NULL`;
+      const items = db.prepare<[number, number, number], DatasetRow>(`SELECT d.* ${from} ORDER BY d.id DESC LIMIT ? OFFSET ?`).all(workspaceId, limit, offset);
+      const total = (db.prepare<[number], { n: number }>(`SELECT count(*) AS n ${from}`).get(workspaceId) as { n: number }).n;
+      return { items, total };
+    },
+
+    /** A dataset not yet visible (version_number NULL), filled by an import before `publish`. */
+    createPending(groupId: number, now: number): number {
+      return Number(insertDataset.run(groupId, null, '[]', 0, now).lastInsertRowid);
+    },
+
+    /** A new empty draft (the group must have none). */
+    createDraft(groupId: number, now: number): number {
+      return Number(insertDataset.run(groupId, DRAFT_VERSION, '[]', 0, now).lastInsertRowid);
+    },
+
+    /** Numbers a pending dataset or the draft as the group's next version; call inside a transaction. */
+    publish(datasetId: number, groupId: number, now: number): number {
+      const number = nextNumber.get(groupId)!.n;
+      setNumber.run(number, now, datasetId);
+      return number;
+    },
+
+    setShape: (datasetId: number, columns: string[], rowCount: number) => setShape.run(JSON.stringify(columns), rowCount, datasetId),
+
+    /** Appends rows at `startIndex`, `startIndex + 1`, ...; `rows` are JSON texts. */
+    insertRows(datasetId: number, startIndex: number, rows: readonly string[]): void {
+      rows.forEach((data, i) => insertRow.run(datasetId, startIndex + i, data));
+    },
+
+    deleteRows: (datasetId: number) => deleteRowsOf.run(datasetId),
+    copyRows: (fromId: number, toId: number) => copyRows.run(toId, fromId),
+    remove: removeDataset,
+
+    /** Rows from `fromIndex` in order; dense indexes make this an index range, never an OFFSET scan. */
+    rows: (datasetId: number, fromIndex: number, limit: number) => rowRange.all(datasetId, fromIndex, limit),
+
+    /** Substring match over a row's values (case-insensitive for ASCII, as LIKE is). */
+    search(datasetId: number, q: string, limit: number, offset: number): { items: DatasetRowRecord[]; total: number } {
+      const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return { items: searchRows.all(datasetId, pattern, limit, offset), total: countSearch.get(datasetId, pattern)!.n };
+    },
+
+    /** Imports cut short by a crash left pending datasets behind; nothing can reach them. */
+    removeAbandoned(): number {
+      const ids = abandoned.all().map((r) => r.id);
+      db.transaction(() => ids.forEach(removeDataset))();
+      return ids.length;
+    },
+  };
+}
+
+export type DatasetStore = ReturnType<typeof createDatasetStore>;
+
+function groupWhere(workspaceId: number, filter: { folderId?: number | null; name?: string }) {
+  const where = ['workspace_id = ?'];
+  const params: unknown[] = [workspaceId];
+  if (filter.folderId === null) where.push('folder_id IS NULL');
+  else if (filter.folderId !== undefined) (where.push('folder_id = ?'), params.push(filter.folderId));
+  if (filter.name) {
+    where.push("name LIKE ? ESCAPE '\\'");
+    params.push(`%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  return { where: where.join(' AND '), params };
+}
