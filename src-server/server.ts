@@ -7,13 +7,18 @@ import { createApp } from './http/app';
 import type { Logger } from './http/errors';
 import type { Route } from './http/route';
 import { loggingRoutes } from './http/routes/logging';
+import { promptRoutes } from './http/routes/prompts';
+import { providerRoutes } from './http/routes/providers';
 import { requestRoutes } from './http/routes/requests';
 import { workspaceRoutes } from './http/routes/workspaces';
 import { dataFiles } from './data-dir';
 import { createAuthService } from './services/auth';
-import { noPromptLinks } from './services/prompt-links';
+import { createPromptService } from './services/prompts';
+import { createProviderService } from './services/providers';
 import { createRequestService } from './services/requests';
 import { closeDatabase, openDatabase, type Db } from './store/db';
+import { createPromptStore } from './store/prompts';
+import { createProviderStore } from './store/providers';
 import { createRequestStore } from './store/requests';
 import { createRequestStatsStore } from './store/request-stats';
 import { createWorkspaceStore } from './store/workspaces';
@@ -65,16 +70,18 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const { generatedKey } = auth.bootstrap(options.apiKey);
   if (generatedKey) writeFileSync(files.apiKey, `${generatedKey}\n`, { mode: 0o600 });
 
+  const providers = createProviderService({ store: createProviderStore(db), writer, now });
+  const prompts = createPromptService({ store: createPromptStore(db), providers, writer, now });
   const requests = createRequestService({
     store: createRequestStore(db),
     stats: createRequestStatsStore(db),
     writer,
-    promptLinks: noPromptLinks,
+    promptLinks: prompts.links,
     now,
   });
 
   const app = createApp({
-    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...(options.extraRoutes ?? [])],
+    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...promptRoutes(prompts), ...providerRoutes(providers), ...(options.extraRoutes ?? [])],
     auth,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     log,

@@ -1,4 +1,5 @@
 import foundation from './001-foundation';
+import prompts from './002-prompts';
 import datasets from './003-datasets';
 
 export interface Migration {
@@ -10,5 +11,6 @@ export interface Migration {
 /** One line per migration file. */
 export const migrations: readonly Migration[] = [
   { id: '001-foundation', sql: foundation },
+  { id: '002-prompts', sql: prompts },
   { id: '003-datasets', sql: datasets },
 ];

@@ -1,0 +1,68 @@
+import { isObject, type Json, type KwargsInput, textOf } from './shape';
+
+// Anthropic rejects a messages call without max_tokens; PromptLayer fills the same default.
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
+
+function blocks(content: unknown): Json[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.filter(isObject).map((b) =>
+    b.type === 'image_url' && isObject(b.image_url) ? { type: 'image', source: { type: 'url', url: b.image_url.url } } : b,
+  );
+}
+
+function parseArguments(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw ?? {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return {};
+  }
+}
+
+function message(m: Json): Json {
+  if (m.role === 'tool' || m.role === 'function') {
+    return { role: 'user', content: [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? m.name, content: textOf(m.content) }] };
+  }
+  const content = blocks(m.content);
+  if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
+    for (const call of m.tool_calls.filter(isObject)) {
+      const fn = isObject(call.function) ? call.function : {};
+      content.push({ type: 'tool_use', id: call.id, name: fn.name, input: parseArguments(fn.arguments) });
+    }
+  }
+  return { role: m.role === 'assistant' ? 'assistant' : 'user', content };
+}
+
+function toolChoice(choice: unknown): unknown {
+  if (choice === 'auto' || choice === 'none') return { type: choice };
+  if (choice === 'required') return { type: 'any' };
+  if (isObject(choice) && isObject(choice.function)) return { type: 'tool', name: choice.function.name };
+  return choice;
+}
+
+/** Anthropic Messages (chat) or the legacy Text Completions API (completion templates). */
+export function anthropicMessages({ template, model, parameters }: KwargsInput): Json {
+  const maxTokens = parameters.max_tokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
+  if (template.type === 'completion') {
+    const { max_tokens: _ignored, ...rest } = parameters;
+    return { ...rest, model, prompt: `\n\nHuman: ${textOf(template.content)}\n\nAssistant:`, max_tokens_to_sample: maxTokens };
+  }
+  const all = (Array.isArray(template.messages) ? template.messages : []).filter(isObject);
+  const system = all.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content)).join('\n\n');
+  const kwargs: Json = {
+    ...parameters,
+    model,
+    max_tokens: maxTokens,
+    messages: all.filter((m) => m.role !== 'system' && m.role !== 'developer').map(message),
+  };
+  if (system) kwargs.system = system;
+  if (Array.isArray(template.tools) && template.tools.length > 0) {
+    kwargs.tools = template.tools.filter(isObject).map((tool) => {
+      const fn = isObject(tool.function) ? tool.function : tool;
+      return { name: fn.name, description: fn.description, input_schema: fn.parameters ?? fn.input_schema ?? { type: 'object' } };
+    });
+  }
+  if (template.tool_choice !== undefined && template.tool_choice !== null) kwargs.tool_choice = toolChoice(template.tool_choice);
+  return kwargs;
+}

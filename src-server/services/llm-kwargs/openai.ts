@@ -1,0 +1,59 @@
+import { isObject, type Json, type KwargsInput, textOf } from './shape';
+
+/** One chat message's content as OpenAI takes it: a lone text block as a plain string (what every
+ * OpenAI-compatible server accepts), several blocks or non-text parts as a list of parts. */
+function content(blocks: unknown): unknown {
+  if (typeof blocks === 'string') return blocks;
+  if (!Array.isArray(blocks)) return '';
+  if (blocks.length === 1 && isObject(blocks[0]) && blocks[0].type === 'text') return String(blocks[0].text ?? '');
+  return blocks;
+}
+
+function chatMessage(m: Json): Json {
+  const out: Json = { role: m.role, content: content(m.content) };
+  if (typeof m.name === 'string' && m.name) out.name = m.name;
+  if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+    out.tool_calls = m.tool_calls;
+    if (out.content === '' || (Array.isArray(out.content) && out.content.length === 0)) out.content = null;
+  }
+  if (m.role === 'tool' && typeof m.tool_call_id === 'string') out.tool_call_id = m.tool_call_id;
+  return out;
+}
+
+const tooling = (t: Json): Json => {
+  const out: Json = {};
+  for (const key of ['tools', 'tool_choice', 'functions', 'function_call']) {
+    const value = t[key];
+    if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0)) out[key] = value;
+  }
+  return out;
+};
+
+export function openaiChatCompletions({ template, model, parameters }: KwargsInput): Json {
+  if (template.type === 'completion') return { ...parameters, model, prompt: textOf(template.content) };
+  const messages = (Array.isArray(template.messages) ? template.messages : []).filter(isObject).map(chatMessage);
+  return { ...parameters, ...tooling(template), model, messages };
+}
+
+/** The Responses API: `input` items with typed text parts; tools are flat (no `function` wrapper). */
+export function openaiResponses({ template, model, parameters }: KwargsInput): Json {
+  const { max_tokens, ...rest } = parameters;
+  const kwargs: Json = { ...rest, model };
+  if (max_tokens !== undefined && rest.max_output_tokens === undefined) kwargs.max_output_tokens = max_tokens;
+  if (template.type === 'completion') return { ...kwargs, input: textOf(template.content) };
+  const input = (Array.isArray(template.messages) ? template.messages : []).filter(isObject).map((m) => {
+    const partType = m.role === 'assistant' ? 'output_text' : 'input_text';
+    const parts = Array.isArray(m.content) ? m.content : [{ type: 'text', text: String(m.content ?? '') }];
+    return {
+      role: m.role === 'tool' || m.role === 'function' ? 'user' : m.role,
+      content: parts.map((b) => (isObject(b) && b.type === 'text' ? { type: partType, text: String(b.text ?? '') } : b)),
+    };
+  });
+  if (Array.isArray(template.tools) && template.tools.length > 0) {
+    kwargs.tools = template.tools.map((tool) =>
+      isObject(tool) && tool.type === 'function' && isObject(tool.function) ? { type: 'function', ...tool.function } : tool,
+    );
+  }
+  if (template.tool_choice !== undefined && template.tool_choice !== null) kwargs.tool_choice = template.tool_choice;
+  return { ...kwargs, input };
+}

@@ -1,0 +1,213 @@
+import type { Statement } from 'better-sqlite3';
+import type { Db } from './db';
+
+export interface TemplateRow {
+  id: number;
+  workspace_id: number;
+  name: string;
+  folder_id: number | null;
+  tags: string;
+  latest_version: number;
+  created_at: number;
+  updated_at: number;
+  archived_at: number | null;
+}
+
+export interface VersionRow {
+  id: number;
+  template_id: number;
+  version_number: number;
+  prompt_template: string;
+  commit_message: string | null;
+  metadata: string;
+  provider_id: number | null;
+  created_at: number;
+}
+
+export interface LabelRow {
+  id: number;
+  workspace_id: number;
+  template_id: number;
+  name: string;
+  version_id: number;
+  version_number: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A template with one of its versions, as lists and lookups return them. */
+export type TemplateVersionRow = TemplateRow & { v: VersionRow };
+
+export interface TemplateFilter {
+  label?: string;
+  name?: string;
+  tags?: string[];
+}
+
+const VERSION_COLUMNS = ['id', 'template_id', 'version_number', 'prompt_template', 'commit_message', 'metadata', 'provider_id', 'created_at'];
+const versionSelect = VERSION_COLUMNS.map((c) => `v.${c} AS v_${c}`).join(', ');
+
+function split(row: Record<string, unknown>): TemplateVersionRow {
+  const template: Record<string, unknown> = {};
+  const v: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith('v_')) v[key.slice(2)] = value;
+    else template[key] = value;
+  }
+  return { ...(template as unknown as TemplateRow), v: v as unknown as VersionRow };
+}
+
+export function createPromptStore(db: Db) {
+  const s = {
+    templateByName: db.prepare<[number, string], TemplateRow>(
+      'SELECT * FROM prompt_templates WHERE workspace_id = ? AND name = ? AND archived_at IS NULL',
+    ),
+    templateById: db.prepare<[number, number], TemplateRow>(
+      'SELECT * FROM prompt_templates WHERE workspace_id = ? AND id = ? AND archived_at IS NULL',
+    ),
+    insertTemplate: db.prepare<[number, string, number | null, string, number, number]>(
+      'INSERT INTO prompt_templates (workspace_id, name, folder_id, tags, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    touchTemplate: db.prepare<[number, string, number | null, number, number]>(
+      'UPDATE prompt_templates SET latest_version = ?, tags = ?, folder_id = ?, updated_at = ? WHERE id = ?',
+    ),
+    deleteTags: db.prepare<[number]>('DELETE FROM prompt_template_tags WHERE template_id = ?'),
+    insertTag: db.prepare<[number, string]>('INSERT OR IGNORE INTO prompt_template_tags (template_id, tag) VALUES (?, ?)'),
+    archive: db.prepare<[number, number, number]>(
+      'UPDATE prompt_templates SET archived_at = ? WHERE workspace_id = ? AND id = ? AND archived_at IS NULL',
+    ),
+    insertVersion: db.prepare<[number, number, string, string | null, string, number | null, number]>(
+      `INSERT INTO prompt_versions (template_id, version_number, prompt_template, commit_message, metadata, provider_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    version: db.prepare<[number, number], VersionRow>('SELECT * FROM prompt_versions WHERE template_id = ? AND version_number = ?'),
+    versionInWorkspace: db.prepare<[number, number], VersionRow & { template_name: string }>(
+      `SELECT v.*, t.name AS template_name FROM prompt_versions v JOIN prompt_templates t ON t.id = v.template_id
+       WHERE v.id = ? AND t.workspace_id = ?`,
+    ),
+    versions: db.prepare<[number, number, number], VersionRow>(
+      'SELECT * FROM prompt_versions WHERE template_id = ? ORDER BY version_number DESC LIMIT ? OFFSET ?',
+    ),
+    label: db.prepare<[number, string], LabelRow>(
+      `SELECT l.*, v.version_number FROM release_labels l JOIN prompt_versions v ON v.id = l.version_id
+       WHERE l.template_id = ? AND l.name = ?`,
+    ),
+    labelById: db.prepare<[number, number], LabelRow>(
+      `SELECT l.*, v.version_number FROM release_labels l JOIN prompt_versions v ON v.id = l.version_id
+       JOIN prompt_templates t ON t.id = l.template_id
+       WHERE l.workspace_id = ? AND l.id = ? AND t.archived_at IS NULL`,
+    ),
+    labels: db.prepare<[number], LabelRow>(
+      `SELECT l.*, v.version_number FROM release_labels l JOIN prompt_versions v ON v.id = l.version_id
+       WHERE l.template_id = ? ORDER BY l.name`,
+    ),
+    labelNamesOfVersions: (n: number) =>
+      db.prepare<number[], { version_id: number; name: string }>(
+        `SELECT version_id, name FROM release_labels WHERE version_id IN (${new Array(n).fill('?').join(',')}) ORDER BY name`,
+      ),
+    insertLabel: db.prepare<[number, number, string, number, number, number]>(
+      'INSERT INTO release_labels (workspace_id, template_id, name, version_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    moveLabel: db.prepare<[number, number, number]>('UPDATE release_labels SET version_id = ?, updated_at = ? WHERE id = ?'),
+    deleteLabel: db.prepare<[number]>('DELETE FROM release_labels WHERE id = ?'),
+    folderExists: db.prepare<[number, number], { one: number }>('SELECT 1 AS one FROM folders WHERE workspace_id = ? AND id = ?'),
+  };
+
+  // List queries vary only by which filters are present; prepare each shape once.
+  const listStatements = new Map<string, Statement<unknown[], Record<string, unknown>>>();
+  const countStatements = new Map<string, Statement<unknown[], { n: number }>>();
+
+  function listSql(filter: TemplateFilter) {
+    const params: unknown[] = [];
+    let join: string;
+    let countJoin = '';
+    if (filter.label !== undefined) {
+      countJoin = 'JOIN release_labels l ON l.template_id = t.id AND l.name = ?';
+      join = `${countJoin} JOIN prompt_versions v ON v.id = l.version_id`;
+      params.push(filter.label);
+    } else {
+      join = 'JOIN prompt_versions v ON v.template_id = t.id AND v.version_number = t.latest_version';
+    }
+    let where = 't.workspace_id = ? AND t.archived_at IS NULL';
+    if (filter.name !== undefined) {
+      where += " AND instr(lower(t.name), lower(?)) > 0";
+    }
+    for (let i = 0; i < (filter.tags?.length ?? 0); i++) {
+      where += ' AND t.id IN (SELECT template_id FROM prompt_template_tags WHERE tag = ?)';
+    }
+    const key = `${filter.label !== undefined}|${filter.name !== undefined}|${filter.tags?.length ?? 0}`;
+    return { key, join, countJoin, where, params };
+  }
+
+  function filterParams(workspaceId: number, filter: TemplateFilter, head: unknown[]) {
+    return [...head, workspaceId, ...(filter.name !== undefined ? [filter.name] : []), ...(filter.tags ?? [])];
+  }
+
+  return {
+    templateByName: (workspaceId: number, name: string) => s.templateByName.get(workspaceId, name),
+    templateById: (workspaceId: number, id: number) => s.templateById.get(workspaceId, id),
+    insertTemplate(t: { workspaceId: number; name: string; folderId: number | null; tags: string[]; now: number }) {
+      const id = Number(s.insertTemplate.run(t.workspaceId, t.name, t.folderId, JSON.stringify(t.tags), t.now, t.now).lastInsertRowid);
+      for (const tag of t.tags) s.insertTag.run(id, tag);
+      return id;
+    },
+    /** After a publish: the new latest number, and tags/folder when the publish changed them. */
+    touchTemplate(id: number, t: { latestVersion: number; tags: string[]; tagsChanged: boolean; folderId: number | null; now: number }) {
+      s.touchTemplate.run(t.latestVersion, JSON.stringify(t.tags), t.folderId, t.now, id);
+      if (!t.tagsChanged) return;
+      s.deleteTags.run(id);
+      for (const tag of t.tags) s.insertTag.run(id, tag);
+    },
+    archive: (workspaceId: number, id: number, now: number) => s.archive.run(now, workspaceId, id).changes > 0,
+    insertVersion(v: Omit<VersionRow, 'id'>) {
+      return Number(
+        s.insertVersion.run(v.template_id, v.version_number, v.prompt_template, v.commit_message, v.metadata, v.provider_id, v.created_at)
+          .lastInsertRowid,
+      );
+    },
+    version: (templateId: number, versionNumber: number) => s.version.get(templateId, versionNumber),
+    /** Any version of the workspace, archived templates included: logged requests keep their link. */
+    versionInWorkspace: (workspaceId: number, versionId: number) => s.versionInWorkspace.get(versionId, workspaceId),
+    versions: (templateId: number, limit: number, offset: number) => s.versions.all(templateId, limit, offset),
+    label: (templateId: number, name: string) => s.label.get(templateId, name),
+    labelById: (workspaceId: number, id: number) => s.labelById.get(workspaceId, id),
+    labels: (templateId: number) => s.labels.all(templateId),
+    /** Label names per version id, for the versions given. */
+    labelNames(versionIds: number[]): Map<number, string[]> {
+      const out = new Map<number, string[]>(versionIds.map((id) => [id, []]));
+      if (versionIds.length === 0) return out;
+      for (const row of s.labelNamesOfVersions(versionIds.length).all(...versionIds)) out.get(row.version_id)!.push(row.name);
+      return out;
+    },
+    insertLabel: (l: { workspaceId: number; templateId: number; name: string; versionId: number; now: number }) =>
+      Number(s.insertLabel.run(l.workspaceId, l.templateId, l.name, l.versionId, l.now, l.now).lastInsertRowid),
+    moveLabel: (id: number, versionId: number, now: number) => void s.moveLabel.run(versionId, now, id),
+    deleteLabel: (id: number) => void s.deleteLabel.run(id),
+    folderExists: (workspaceId: number, id: number) => s.folderExists.get(workspaceId, id) !== undefined,
+
+    /** Newest first; with `label`, each row carries the labelled version, else the latest. */
+    list(workspaceId: number, filter: TemplateFilter, limit: number, offset: number): TemplateVersionRow[] {
+      const { key, join, where, params } = listSql(filter);
+      let statement = listStatements.get(key);
+      if (!statement) {
+        statement = db.prepare<unknown[], Record<string, unknown>>(
+          `SELECT t.*, ${versionSelect} FROM prompt_templates t ${join} WHERE ${where}
+           ORDER BY t.updated_at DESC, t.id DESC LIMIT ? OFFSET ?`,
+        );
+        listStatements.set(key, statement);
+      }
+      return statement.all(...filterParams(workspaceId, filter, params), limit, offset).map(split);
+    },
+    count(workspaceId: number, filter: TemplateFilter): number {
+      const { key, countJoin, where, params } = listSql(filter);
+      let statement = countStatements.get(key);
+      if (!statement) {
+        statement = db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM prompt_templates t ${countJoin} WHERE ${where}`);
+        countStatements.set(key, statement);
+      }
+      return statement.get(...filterParams(workspaceId, filter, params))!.n;
+    },
+  };
+}
+
+export type PromptStore = ReturnType<typeof createPromptStore>;
