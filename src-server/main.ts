@@ -37,11 +37,6 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
       error: (message, error) => console.error(message, error),
     },
   });
-  if (server.generatedKey) {
-    console.log(`API key for the default workspace (shown once; saved to ${dataFiles(dataDir).apiKey}): ${server.generatedKey}`);
-  }
-  console.log(`promptledger listening on ${server.url}`);
-
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -57,4 +52,9 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Only now announce readiness: a supervisor may signal us the moment it reads this line.
+  if (server.generatedKey) {
+    console.log(`API key for the default workspace (shown once; saved to ${dataFiles(dataDir).apiKey}): ${server.generatedKey}`);
+  }
+  console.log(`promptledger listening on ${server.url}`);
 }

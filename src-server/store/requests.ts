@@ -31,9 +31,11 @@ export interface RequestRow {
   api_type: string | null;
   group_id: number | null;
   created_at: number;
+  /** A 64-bit key; read as a lossy double here and never used in JS (see migration 001). */
+  fts_key: number | null;
 }
 
-export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score'> & {
+export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' | 'fts_key'> & {
   tags: string[];
   metadata: Record<string, string>;
   scores: Record<string, number>;
@@ -64,6 +66,9 @@ export interface Keyset {
 
 /** Below three characters a trigram index cannot help; such terms are matched by a scan. */
 const MIN_TRIGRAM_TERM = 3;
+/** fts_key = request_start_time * FTS_SLOT + sequence within that millisecond. */
+const FTS_SLOT = 1048576;
+
 /** Counting stops here: the explorer shows "10,000+" rather than walk a million rows. */
 export const COUNT_CAP = 10_000;
 
@@ -88,7 +93,13 @@ export function createRequestStore(db: Db) {
     INSERT INTO request_scores (request_id, name, value) VALUES (?, ?, ?)
     ON CONFLICT (request_id, name) DO UPDATE SET value = excluded.value`);
   const setDefaultScore = db.prepare('UPDATE requests SET score = ? WHERE id = ?');
-  const insertFts = db.prepare('INSERT INTO requests_fts (rowid, body) VALUES (?, ?)');
+  // Keys pass 2^53, so they are computed and copied in SQL (64-bit integers), never in JS doubles.
+  const assignFtsKey = db.prepare(`
+    UPDATE requests SET fts_key = (
+      SELECT coalesce(max(fts_key) + 1, @start * ${FTS_SLOT}) FROM requests
+      WHERE fts_key >= @start * ${FTS_SLOT} AND fts_key < (@start + 1) * ${FTS_SLOT})
+    WHERE id = @id`);
+  const insertFts = db.prepare('INSERT INTO requests_fts (rowid, body) SELECT fts_key, ? FROM requests WHERE id = ?');
   const upsertRollup = db.prepare(`
     INSERT INTO request_rollups (workspace_id, day, provider, model, requests, errors, cost,
       input_tokens, output_tokens, latency_ms_sum)
@@ -138,7 +149,10 @@ export function createRequestStore(db: Db) {
       for (const tag of tags) insertTag.run(id, ws, tag, start);
       for (const [key, value] of Object.entries(metadata)) upsertMetadata.run(id, ws, key, value, start);
       for (const [name, value] of Object.entries(scores)) upsertScore.run(id, name, value);
-      if (searchText) insertFts.run(id, searchText);
+      if (searchText) {
+        assignFtsKey.run({ start, id });
+        insertFts.run(searchText, id);
+      }
       const day = utcDay(start);
       const isError = request.status === 'ERROR' ? 1 : 0;
       upsertRollup.run(ws, day, request.provider, request.model, isError, request.price,
@@ -185,9 +199,13 @@ export function createRequestStore(db: Db) {
       if (after) {
         keyset = ` AND (${query.timeColumn}, ${query.idColumn}) < (?, ?)`;
         params.push(after.startTime, after.id);
+        if (query.textDriven) {
+          keyset += ` AND f.rowid < (? + 1) * ${FTS_SLOT}`;
+          params.push(after.startTime);
+        }
       }
-      const sql = `SELECT r.* ${query.from} WHERE ${query.where}${keyset}
-        ORDER BY ${query.timeColumn} DESC, ${query.idColumn} DESC LIMIT ?`;
+      const order = query.textDriven ? 'f.rowid DESC' : `${query.timeColumn} DESC, ${query.idColumn} DESC`;
+      const sql = `SELECT r.* ${query.from} WHERE ${query.where}${keyset} ORDER BY ${order} LIMIT ?`;
       return db.prepare<unknown[], RequestRow>(sql).all(...params, limit);
     },
 
@@ -219,8 +237,18 @@ function buildListQuery(workspaceId: number, f: RequestFilter) {
   let idColumn = 'r.id';
   const tags = [...new Set(f.tags ?? [])];
   const metadata = Object.entries(f.metadata ?? {});
+  const terms = (f.q ?? '').split(/\s+/).filter(Boolean);
+  const indexed = terms.filter((t) => [...t].length >= MIN_TRIGRAM_TERM);
+  const textDriven = indexed.length > 0;
 
-  if (tags.length > 0) {
+  if (textDriven) {
+    // The text index yields matches newest first (see fts_key), so a common word costs one page.
+    from = 'FROM requests_fts f JOIN requests r ON r.fts_key = f.rowid';
+    where.push('f.requests_fts MATCH ? AND r.workspace_id = ?');
+    params.push(indexed.map(ftsPhrase).join(' AND '), workspaceId);
+    if (f.startTime !== undefined) (where.push(`f.rowid >= ? * ${FTS_SLOT}`), params.push(f.startTime));
+    if (f.endTime !== undefined) (where.push(`f.rowid < (? + 1) * ${FTS_SLOT}`), params.push(f.endTime));
+  } else if (tags.length > 0) {
     from = 'FROM request_tags d JOIN requests r ON r.id = d.request_id';
     where.push('d.workspace_id = ? AND d.tag = ?');
     params.push(workspaceId, tags.shift());
@@ -263,15 +291,9 @@ function buildListQuery(workspaceId: number, f: RequestFilter) {
   if (f.startTime !== undefined) (where.push(`${timeColumn} >= ?`), params.push(f.startTime));
   if (f.endTime !== undefined) (where.push(`${timeColumn} <= ?`), params.push(f.endTime));
 
-  const terms = (f.q ?? '').split(/\s+/).filter(Boolean);
-  const indexed = terms.filter((t) => [...t].length >= MIN_TRIGRAM_TERM);
-  if (indexed.length > 0) {
-    where.push('r.id IN (SELECT rowid FROM requests_fts WHERE requests_fts MATCH ?)');
-    params.push(indexed.map(ftsPhrase).join(' AND '));
-  }
   for (const term of terms.filter((t) => [...t].length < MIN_TRIGRAM_TERM)) {
     where.push("(r.input LIKE ? ESCAPE '\\' OR r.output LIKE ? ESCAPE '\\')");
     params.push(likePattern(term), likePattern(term));
   }
-  return { from, where: where.join(' AND '), params, timeColumn, idColumn };
+  return { from, where: where.join(' AND '), params, timeColumn, idColumn, textDriven };
 }

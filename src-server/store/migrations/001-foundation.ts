@@ -61,7 +61,11 @@ CREATE TABLE requests (
   error_message          TEXT,
   api_type               TEXT,
   group_id               INTEGER,
-  created_at             INTEGER NOT NULL
+  created_at             INTEGER NOT NULL,
+  -- The request's row in requests_fts: request_start_time * 2^20 + a sequence within that
+  -- millisecond, so the text index's own rowid order is the explorer's order and a search walks
+  -- it newest first, stopping after one page instead of sorting every match.
+  fts_key                INTEGER UNIQUE
 );
 -- The explorer lists newest first and pages by (request_start_time, id); every list query walks
 -- one of these indexes in that order instead of sorting.
@@ -100,7 +104,7 @@ CREATE TABLE request_scores (
   PRIMARY KEY (request_id, name)
 ) WITHOUT ROWID;
 
--- Full text over the text of input and output (not their JSON keys). Trigrams match any
+-- Full text over the text of input and output (not their JSON keys), keyed by requests.fts_key. Trigrams match any
 -- substring of 3+ characters, which is what makes Chinese and Japanese searchable without a
 -- word segmenter. Contentless: the text already lives in requests, so it is not stored twice.
 CREATE VIRTUAL TABLE requests_fts USING fts5(body, tokenize = 'trigram', content = '', contentless_delete = 1);

@@ -1,0 +1,76 @@
+// Ingest throughput: POST /log-request against a no-op route on the same Koa stack, same run,
+// same load generator (autocannon, 50 connections, ~2 KB bodies). Prints req/s, p50, p99 and b/a.
+import autocannon from 'autocannon';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startBenchServer } from './support/spawn';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 50;
+const words = 'the quick brown fox jumps over a lazy dog while models answer prompts about weather travel code and 東京 data'.split(' ');
+
+/** A realistic ~2 KB chat log body, different each time so the text index does real work. */
+function body(i: number): string {
+  const sentence = (n: number) => Array.from({ length: n }, (_, k) => words[(i * 7 + k * 13) % words.length]).join(' ');
+  return JSON.stringify({
+    provider: 'openai',
+    model: i % 3 ? 'gpt-4o-mini' : 'gpt-4o',
+    input: {
+      type: 'chat',
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: `You are assistant #${i % 17}. ${sentence(40)}` }] },
+        { role: 'user', content: [{ type: 'text', text: `Request ${i}: ${sentence(90)}` }] },
+      ],
+    },
+    output: { type: 'chat', messages: [{ role: 'assistant', content: [{ type: 'text', text: `Answer ${i}: ${sentence(100)}` }] }] },
+    request_start_time: 1_762_000_000 + i / 100,
+    request_end_time: 1_762_000_000 + i / 100 + 0.4 + (i % 50) / 100,
+    parameters: { temperature: 0.7, max_tokens: 512 },
+    tags: ['bench', `shard-${i % 10}`],
+    metadata: { user_id: `u${i % 1000}`, session: `s${i % 97}` },
+    input_tokens: 180 + (i % 40),
+    output_tokens: 120 + (i % 60),
+    price: 0.00042,
+    score: i % 101,
+  });
+}
+
+async function load(url: string, path: string, seconds: number) {
+  let i = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', 'x-api-key': 'pl_bench_key' },
+        setupRequest: (req) => ({ ...req, body: body(i++) }),
+      },
+    ],
+  });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) throw new Error(`${path}: ${bad} failed responses`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'promptledger-bench-ingest-'));
+const server = await startBenchServer(dir);
+try {
+  console.log(`ingest: ${CONNECTIONS} connections, ${SECONDS} s each, body ≈ ${body(1).length} bytes`);
+  await load(server.url, '/bench/noop', 2);
+  await load(server.url, '/log-request', 2);
+  const noop = await load(server.url, '/bench/noop', SECONDS);
+  const ingest = await load(server.url, '/log-request', SECONDS);
+  const line = (name: string, r: typeof noop) => `  ${name.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`;
+  console.log(line('(a) no-op route', noop));
+  console.log(line('(b) POST /log-request', ingest));
+  console.log(`  ratio b/a: ${(ingest.rps / noop.rps).toFixed(2)}  (target ≥ 0.6; p99 target ≤ 25 ms)`);
+  const dbBytes = statSync(join(dir, 'promptledger.db')).size + statSync(join(dir, 'promptledger.db-wal')).size;
+  console.log(`  stored ≈ ${(dbBytes / 1024 / 1024).toFixed(1)} MiB for ${ingest.total + 1} requests+`);
+} finally {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

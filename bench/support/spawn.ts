@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export const root = join(import.meta.dirname, '..', '..');
+
+/** Starts bench-server.ts on `dataDir`; resolves with its URL once it prints the ready line. */
+export async function startBenchServer(dataDir: string): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(root, 'bench', 'support', 'bench-server.ts'), dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root,
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** Times `fn` `n` times sequentially after a warm-up; returns p50/p95 in ms. */
+export async function timeIt(n: number, fn: (i: number) => Promise<unknown>) {
+  for (let i = 0; i < Math.min(5, n); i++) await fn(i);
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t0);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), max: samples[samples.length - 1] };
+}
+
+export const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
