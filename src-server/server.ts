@@ -11,12 +11,18 @@ import { promptRoutes } from './http/routes/prompts';
 import { providerRoutes } from './http/routes/providers';
 import { requestRoutes } from './http/routes/requests';
 import { workspaceRoutes } from './http/routes/workspaces';
+import { datasetRoutes } from './http/routes/datasets';
+import { folderRoutes } from './http/routes/folders';
 import { dataFiles } from './data-dir';
 import { createAuthService } from './services/auth';
+import { createDatasetService } from './services/datasets';
+import { createFolderService } from './services/folders';
 import { createPromptService } from './services/prompts';
 import { createProviderService } from './services/providers';
 import { createRequestService } from './services/requests';
 import { closeDatabase, openDatabase, type Db } from './store/db';
+import { createDatasetStore } from './store/datasets';
+import { createFolderStore } from './store/folders';
 import { createPromptStore } from './store/prompts';
 import { createProviderStore } from './store/providers';
 import { createRequestStore } from './store/requests';
@@ -80,8 +86,16 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     now,
   });
 
+  const datasetStore = createDatasetStore(db);
+  // An import cut short by a crash left an invisible, half-written version behind.
+  datasetStore.removeAbandoned();
+  const folderStore = createFolderStore(db);
+  const folders = createFolderService({ store: folderStore, writer, now });
+  const datasets = createDatasetService({ store: datasetStore, folders: folderStore, requests: createRequestStore(db), writer, now });
+  const datasetRouteOptions = { bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT };
+
   const app = createApp({
-    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...promptRoutes(prompts), ...providerRoutes(providers), ...(options.extraRoutes ?? [])],
+    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...datasetRoutes(datasets, datasetRouteOptions), ...folderRoutes(folders), ...promptRoutes(prompts), ...providerRoutes(providers), ...(options.extraRoutes ?? [])],
     auth,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     log,

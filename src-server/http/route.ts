@@ -24,6 +24,9 @@ export interface Route<B extends Schema = Schema, Q extends Schema = Schema, P e
   tag: string;
   auth: AuthMode;
   body?: B;
+  /** For uploads: the handler reads `ctx.req` itself (nothing buffers the body) and validates it;
+   * this schema documents the body in OpenAPI. */
+  streamBody?: z.ZodType;
   query?: Q;
   params?: P;
   /** Success status; 204 sends no body. */
@@ -55,7 +58,7 @@ export interface MountOptions {
 export function mount(router: Router, routes: Route[], options: MountOptions): void {
   for (const spec of routes) {
     router[spec.method](spec.path, async (ctx: Context) => {
-      const rawBody = ['post', 'put', 'patch'].includes(spec.method)
+      const rawBody = ['post', 'put', 'patch'].includes(spec.method) && !spec.streamBody
         ? await readJsonBody(ctx, options.bodyLimitBytes)
         : undefined;
       const principal = spec.auth === 'none' ? (undefined as unknown as Principal) : await authenticate(ctx, spec.auth, rawBody, options.auth);
@@ -133,7 +136,7 @@ export function openApiDocument(routes: Route[], info: { title: string; version:
       tags: [r.tag],
       ...(r.auth === 'none' ? { security: [] } : {}),
       ...(parameters.length ? { parameters } : {}),
-      ...(r.body ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(r.body) } } } } : {}),
+      ...(r.body ?? r.streamBody ? { requestBody: { required: true, content: { 'application/json': { schema: toJson((r.body ?? r.streamBody)!) } } } } : {}),
       responses: {
         [status]: { description: status === '204' ? 'No content' : 'Success' },
         '422': { description: 'Invalid input', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },

@@ -1,11 +1,17 @@
 import { AppError, invalidField, notFound } from '../errors';
 import { DRAFT_VERSION, type DatasetRow, type DatasetStore } from '../store/datasets';
 import type { FolderStore } from '../store/folders';
+import type { RequestStore } from '../store/requests';
 import type { Writer } from '../store/writer';
+import type { FromRequestsBody } from '../schemas/datasets';
+import { exportStream, type ExportFormat } from './dataset-export';
+import { publishFromRequests, requestRecord } from './dataset-from-requests';
+import { publishFile } from './dataset-import';
 
 export interface DatasetServiceDeps {
   store: DatasetStore;
   folders: FolderStore;
+  requests: RequestStore;
   writer: Writer;
   now: () => number;
 }
@@ -69,7 +75,7 @@ export function mergeColumns(first: readonly string[], rows: Iterable<Record<str
   return [...seen];
 }
 
-export function createDatasetService({ store, folders, writer, now }: DatasetServiceDeps) {
+export function createDatasetService({ store, folders, requests, writer, now }: DatasetServiceDeps) {
   function requireGroup(workspaceId: number, groupId: number, loc: Array<string | number> = ['body', 'dataset_group_id']) {
     const group = store.group(workspaceId, groupId);
     // 404 like any unknown id; the loc tells which field in bodies that carry several ids.
@@ -87,6 +93,18 @@ export function createDatasetService({ store, folders, writer, now }: DatasetSer
     if (folderId == null) return null;
     if (!folders.get(workspaceId, folderId)) throw notFound(`Folder ${folderId}`);
     return folderId;
+  }
+
+  /** Appends rows to the group's draft (creating one if missing); columns are merged. */
+  function appendToDraft(groupId: number, rows: Array<Record<string, unknown>>): Promise<number> {
+    return writer.write(() => {
+      if (!store.draft(groupId)) store.createDraft(groupId, now());
+      const draft = store.draft(groupId)!;
+      const columns = mergeColumns(JSON.parse(draft.column_names) as string[], rows);
+      store.insertRows(draft.id, draft.row_count, rows.map((r) => JSON.stringify(r)));
+      store.setShape(draft.id, columns, draft.row_count + rows.length);
+      return draft.id;
+    });
   }
 
   function groupView(group: { id: number; name: string; workspace_id: number; folder_id: number | null; created_at: number }) {
@@ -216,16 +234,39 @@ export function createDatasetService({ store, folders, writer, now }: DatasetSer
       return { success: true, draft_dataset_id: draftId };
     },
 
-    /** Appends rows to the group's draft (creating one if missing); columns are merged. */
-    appendToDraft(groupId: number, rows: Array<Record<string, unknown>>): Promise<number> {
-      return writer.write(() => {
-        if (!store.draft(groupId)) store.createDraft(groupId, now());
-        const draft = store.draft(groupId)!;
-        const columns = mergeColumns(JSON.parse(draft.column_names) as string[], rows);
-        store.insertRows(draft.id, draft.row_count, rows.map((r) => JSON.stringify(r)));
-        store.setShape(draft.id, columns, draft.row_count + rows.length);
-        return draft.id;
-      });
+    appendToDraft,
+
+    /** `from-file`: `path` holds the decoded upload; publishes the next version or creates nothing. */
+    async fromFile(workspaceId: number, body: { dataset_group_id: number; file_name: string }, path: string) {
+      requireGroup(workspaceId, body.dataset_group_id);
+      const published = await publishFile({ store, writer, now }, body.dataset_group_id, body.file_name, path);
+      return { success: true, dataset_id: published.dataset_id, version_number: published.version_number };
+    },
+
+    async fromRequests(workspaceId: number, body: FromRequestsBody) {
+      requireGroup(workspaceId, body.dataset_group_id);
+      const published = await publishFromRequests({ store, writer, now, requests }, workspaceId, body);
+      return { success: true, dataset_id: published.dataset_id, version_number: published.version_number, row_count: published.row_count };
+    },
+
+    /** `add-request-log`: one logged request becomes the draft's next row. */
+    async addRequestLog(workspaceId: number, body: { dataset_group_id: number; request_log_id: number }) {
+      requireGroup(workspaceId, body.dataset_group_id);
+      const request = requests.get(workspaceId, body.request_log_id);
+      if (!request) {
+        throw new AppError('not_found', `Request ${body.request_log_id} not found.`, [
+          { loc: ['body', 'request_log_id'], msg: 'Request not found', type: 'not_found' },
+        ]);
+      }
+      const draftId = await appendToDraft(body.dataset_group_id, [requestRecord(request)]);
+      return { success: true, draft_dataset_id: draftId };
+    },
+
+    export(workspaceId: number, datasetId: number, format: ExportFormat) {
+      const version = versionView(requireDataset(workspaceId, datasetId));
+      const group = store.group(workspaceId, version.dataset_group_id)!;
+      const label = version.version_number === DRAFT_VERSION ? 'draft' : `v${version.version_number}`;
+      return { fileName: `${group.name}-${label}.${format}`, stream: exportStream(store, version, format) };
     },
 
     /** Publishes the draft as the next version; a new empty draft takes its place. */

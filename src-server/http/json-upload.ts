@@ -1,0 +1,278 @@
+import { open } from 'node:fs/promises';
+import type { Context } from 'koa';
+import { StringDecoder } from 'node:string_decoder';
+import { AppError } from '../errors';
+
+/** Past this many bytes of an oversized body we stop draining it and drop the connection. */
+const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
+/** The fields other than the file are a few ids and names; more than this is not a real client. */
+const MAX_OTHER_FIELD_CHARS = 1024 * 1024;
+
+export interface JsonUpload {
+  /** Every top-level field except the file, parsed. */
+  fields: Record<string, unknown>;
+  /** Set when the file field was a string: its decoded bytes are in `path`. */
+  file: { bytes: number } | null;
+}
+
+const malformed = (msg: string) =>
+  new AppError('invalid_input', `Invalid request body: Malformed JSON: ${msg}`, [{ loc: ['body'], msg: `Malformed JSON: ${msg}`, type: 'json_invalid' }]);
+
+const BASE64_CHARS = /^[A-Za-z0-9+/=_-]*$/;
+
+/**
+ * Reads a JSON object body whose `fileField` holds a base64 file, without ever holding the body:
+ * the base64 text is decoded as it arrives and written to `path`; the other fields are small and
+ * parsed normally. A 67 MB upload then costs a few chunks of memory instead of several copies
+ * (raw body, string, parsed string, decoded buffer). Malformed JSON is 422; over `limitBytes` of
+ * body is 413, decided from Content-Length or while reading (the rest is drained so a client
+ * still sending reads the answer).
+ */
+export async function readJsonUpload(ctx: Context, options: { fileField: string; path: string; limitBytes: number }): Promise<JsonUpload> {
+  const declared = Number(ctx.get('content-length') || 0);
+  const file = await open(options.path, 'w', 0o600);
+  const scanner = new UploadScanner(options.fileField, (bytes) => file.write(bytes));
+  const decoder = new StringDecoder('utf8');
+  let size = 0;
+  let over = declared > options.limitBytes;
+  try {
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > options.limitBytes) over = true;
+      if (over) {
+        if (size > options.limitBytes + MAX_DRAIN_BYTES) {
+          ctx.req.destroy();
+          break;
+        }
+        continue;
+      }
+      await scanner.feed(decoder.write(chunk));
+    }
+    if (over) {
+      ctx.set('Connection', 'close');
+      throw new AppError('payload_too_large', `Request body is larger than the limit of ${options.limitBytes} bytes.`);
+    }
+    await scanner.feed(decoder.end());
+    return scanner.finish();
+  } finally {
+    await file.close();
+  }
+}
+
+type State = 'start' | 'key' | 'colon' | 'value' | 'file' | 'other' | 'afterValue' | 'done';
+
+/** A scanner for one flat JSON object, fed text as it arrives. */
+class UploadScanner {
+  private state: State = 'start';
+  private key = '';
+  private keyEscaped = false;
+  private other: string[] = [];
+  private otherChars = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private base64Tail = '';
+  private fileEscape = false;
+  private fileBytes = 0;
+  private sawFile = false;
+  private readonly fields: Record<string, unknown> = {};
+
+  constructor(
+    private readonly fileField: string,
+    private readonly write: (bytes: Buffer) => Promise<unknown>,
+  ) {}
+
+  async feed(text: string): Promise<void> {
+    let i = 0;
+    while (i < text.length) {
+      if (this.state === 'file') i = await this.scanFile(text, i);
+      else if (this.state === 'other') i = this.scanOther(text, i);
+      else i = this.scanStructure(text, i);
+    }
+  }
+
+  /** Inside the file's string: decodes up to its closing quote or the end of this text. */
+  private async scanFile(text: string, i: number): Promise<number> {
+    // Base64 has no quotes or backslashes, so the string ends at the first unescaped quote.
+    let end = i;
+    let piece = '';
+    while (end < text.length) {
+      const c = text[end];
+      if (this.fileEscape) {
+        this.fileEscape = false;
+        if (c === '/') piece += '/';
+        else if (!'nrt'.includes(c)) throw malformed(`unsupported escape "\\${c}" in ${this.fileField}`);
+        end++;
+        continue;
+      }
+      const q = text.indexOf('"', end);
+      const b = text.indexOf('\\', end);
+      const stop = q === -1 ? (b === -1 ? text.length : b) : b === -1 ? q : Math.min(q, b);
+      piece += text.slice(end, stop);
+      end = stop;
+      if (stop === text.length) break;
+      if (text[stop] === '\\') {
+        this.fileEscape = true;
+        end++;
+        continue;
+      }
+      break;
+    }
+    await this.decode(piece);
+    if (end < text.length && text[end] === '"') {
+      await this.decode('', true);
+      this.sawFile = true;
+      this.state = 'afterValue';
+      end++;
+    }
+    return end;
+  }
+
+  finish(): JsonUpload {
+    if (this.state === 'start') throw malformed('expected a JSON object');
+    if (this.state !== 'done') throw malformed('unexpected end of the body');
+    return { fields: this.fields, file: this.sawFile ? { bytes: this.fileBytes } : null };
+  }
+
+  private async decode(chars: string, final = false): Promise<void> {
+    const text = this.base64Tail + chars.replace(/\s+/g, '');
+    if (!BASE64_CHARS.test(text)) throw invalidBase64(this.fileField);
+    const usable = final ? text.length : text.length - (text.length % 4);
+    this.base64Tail = text.slice(usable);
+    if (usable === 0) return;
+    const bytes = Buffer.from(text.slice(0, usable), 'base64');
+    this.fileBytes += bytes.length;
+    await this.write(bytes);
+  }
+
+  /** Between values: braces, keys, colons, commas. Returns the index after what it consumed. */
+  private scanStructure(text: string, i: number): number {
+    const c = text[i];
+    if (this.state === 'key') {
+      for (let j = i; j < text.length; j++) {
+        if (this.keyEscaped) this.keyEscaped = false;
+        else if (text[j] === '\\') this.keyEscaped = true;
+        else if (text[j] === '"') {
+          this.key += text.slice(i, j);
+          this.state = 'colon';
+          return j + 1;
+        }
+      }
+      this.key += text.slice(i);
+      if (this.key.length > MAX_OTHER_FIELD_CHARS) throw malformed('a key is too long');
+      return text.length;
+    }
+    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') return i + 1;
+    switch (this.state) {
+      case 'start':
+        if (c !== '{') throw malformed('expected a JSON object');
+        this.state = 'afterValue';
+        this.key = '';
+        this.expectKeyOrEnd = true;
+        return i + 1;
+      case 'colon':
+        if (c !== ':') throw malformed(`expected ":" after a key`);
+        this.state = 'value';
+        return i + 1;
+      case 'value':
+        if (c === '"' && this.parsedKey() === this.fileField) {
+          this.state = 'file';
+          return i + 1;
+        }
+        this.state = 'other';
+        this.other = [];
+        this.otherChars = 0;
+        this.depth = 0;
+        this.inString = false;
+        return i;
+      case 'afterValue':
+        if (c === '}' ) {
+          this.state = 'done';
+          return i + 1;
+        }
+        if (this.expectKeyOrEnd && c === '"') {
+          this.expectKeyOrEnd = false;
+          this.key = '';
+          this.state = 'key';
+          return i + 1;
+        }
+        if (!this.expectKeyOrEnd && c === ',') {
+          this.expectKeyOrEnd = true;
+          return i + 1;
+        }
+        throw malformed(`unexpected "${c}"`);
+      case 'done':
+        throw malformed('unexpected content after the object');
+      case 'file':
+      case 'other':
+        throw new Error(`scanStructure called in state ${this.state}`);
+    }
+  }
+
+  private expectKeyOrEnd = false;
+
+  private parsedKey(): string {
+    try {
+      return JSON.parse(`"${this.key}"`) as string;
+    } catch {
+      throw malformed('a key is not a valid JSON string');
+    }
+  }
+
+  /** A value we keep: gathered until it ends, then parsed with JSON.parse. */
+  private scanOther(text: string, i: number): number {
+    let j = i;
+    let ended = false;
+    for (; j < text.length; j++) {
+      const c = text[j];
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === '\\') this.escaped = true;
+        else if (c === '"') {
+          this.inString = false;
+          if (this.depth === 0) {
+            j++;
+            ended = true;
+            break;
+          }
+        }
+        continue;
+      }
+      if (c === '"') this.inString = true;
+      else if (c === '{' || c === '[') this.depth++;
+      else if (c === '}' || c === ']') {
+        if (this.depth === 0) {
+          ended = true;
+          break;
+        }
+        this.depth--;
+        if (this.depth === 0) {
+          j++;
+          ended = true;
+          break;
+        }
+      } else if (c === ',' && this.depth === 0) {
+        ended = true;
+        break;
+      }
+    }
+    this.other.push(text.slice(i, j));
+    this.otherChars += j - i;
+    if (this.otherChars > MAX_OTHER_FIELD_CHARS) throw malformed(`field '${this.parsedKey()}' is larger than ${MAX_OTHER_FIELD_CHARS} characters`);
+    if (ended) {
+      const raw = this.other.join('').trim();
+      try {
+        this.fields[this.parsedKey()] = JSON.parse(raw);
+      } catch (error) {
+        throw malformed((error as Error).message);
+      }
+      this.state = 'afterValue';
+    }
+    return j;
+  }
+}
+
+function invalidBase64(field: string): AppError {
+  const msg = 'Not valid base64';
+  return new AppError('invalid_input', `Invalid field '${field}': ${msg}`, [{ loc: ['body', field], msg, type: 'value_error' }]);
+}

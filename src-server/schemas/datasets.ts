@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { Metadata, PageQuery, PositiveId, QueryInt, RequestStatus, Tag, Timestamp } from './common';
+import { RequestListQuery } from './explorer';
+
+const GroupName = z.string().trim().min(1).max(255);
+const FolderId = PositiveId.nullish();
+const GroupId = PositiveId;
+
+export const CreateDatasetGroupBody = z.object({ name: GroupName, folder_id: FolderId });
+
+export const DatasetGroupListQuery = PageQuery.extend({
+  folder_id: QueryInt(z.number().int().min(1)).optional(),
+  name: z.string().max(255).optional(),
+});
+
+export const DatasetListQuery = PageQuery.extend({
+  dataset_group_id: QueryInt(z.number().int().min(1)).optional(),
+  include_draft: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+});
+
+export const DatasetRowsQuery = PageQuery.extend({ q: z.string().max(1000).optional() });
+
+export const ExportQuery = z.object({ format: z.enum(['csv', 'jsonl']).default('csv') });
+
+const ColumnName = z.string().min(1).max(255);
+
+export const ReplaceRowsBody = z.object({
+  rows: z.array(z.record(ColumnName, z.unknown())).max(100_000),
+  /** Optional column order (and columns no row fills yet); keys the rows add come after. */
+  column_names: z.array(ColumnName).max(1000).optional(),
+});
+
+export const FileName = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/\.(csv|json|jsonl)$/i, 'Expected a file name ending in .csv, .json or .jsonl');
+
+/** The fields besides the file, validated once the upload has streamed in. */
+export const FromFileFields = z.object({
+  dataset_group_id: GroupId,
+  file_name: FileName,
+});
+
+/** Documents the whole body in OpenAPI; the route streams it rather than parse it with this. */
+export const FromFileBody = FromFileFields.extend({
+  file_content_base64: z.string().meta({ description: 'The file, base64-encoded (UTF-8 text, BOM allowed)' }),
+});
+
+/** The explorer's filters (GET /api/public/v2/requests), as JSON body fields. */
+const RequestFilterFields = {
+  q: RequestListQuery.shape.q,
+  tags: z.array(Tag).optional(),
+  metadata: Metadata.optional(),
+  provider: RequestListQuery.shape.provider,
+  model: RequestListQuery.shape.model,
+  prompt_id: PositiveId.optional(),
+  prompt_version_number: z.number().int().gt(0).optional(),
+  status: RequestStatus.optional(),
+  score_min: z.number().int().min(0).max(100).optional(),
+  score_max: z.number().int().min(0).max(100).optional(),
+  start_time: Timestamp.optional(),
+  end_time: Timestamp.optional(),
+  group_id: PositiveId.optional(),
+};
+
+export const MAX_ROWS_FROM_REQUESTS = 100_000;
+
+export const FromRequestsBody = z.object({
+  dataset_group_id: GroupId,
+  request_log_ids: z.array(PositiveId).min(1).max(MAX_ROWS_FROM_REQUESTS).optional(),
+  ...RequestFilterFields,
+  variables_to_parse: z.array(ColumnName).max(1000).optional(),
+  limit: z.number().int().min(1).max(MAX_ROWS_FROM_REQUESTS).default(1000),
+});
+export type FromRequestsBody = z.output<typeof FromRequestsBody>;
+
+export const CreateDraftBody = z.object({ dataset_group_id: GroupId, source_dataset_id: PositiveId.nullish() });
+export const AddRequestLogBody = z.object({ dataset_group_id: GroupId, request_log_id: PositiveId });
+export const SaveDraftBody = z.object({ dataset_group_id: GroupId });

@@ -1,0 +1,42 @@
+import { Readable } from 'node:stream';
+import Papa from 'papaparse';
+import type { DatasetStore } from '../store/datasets';
+import { rowData, type DatasetVersion } from './datasets';
+
+export type ExportFormat = 'csv' | 'jsonl';
+
+/** Rows read per step: each step is a fresh query, so no cursor stays open while the client reads. */
+const CHUNK_ROWS = 1000;
+
+/** A CSV cell: text as is, empty for null, JSON for numbers, booleans, objects and arrays. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The version as a byte stream, produced chunk by chunk as the client reads it (Readable.from
+ * pulls the generator only when the socket drains), so a 100,000-row export never sits whole in
+ * memory.
+ */
+export function exportStream(store: DatasetStore, version: DatasetVersion, format: ExportFormat): Readable {
+  const columns = version.column_names;
+  async function* lines(): AsyncGenerator<string> {
+    if (format === 'csv') yield `${Papa.unparse({ fields: columns, data: [] }, { newline: '\r\n' })}\r\n`;
+    let from = 0;
+    for (;;) {
+      const chunk = store.rows(version.id, from, CHUNK_ROWS);
+      if (chunk.length === 0) return;
+      const rows = chunk.map((r) => rowData(columns, r.data));
+      if (format === 'csv') {
+        const data = rows.map((row) => columns.map((c) => cell(row[c])));
+        yield `${Papa.unparse({ fields: columns, data }, { header: false, newline: '\r\n' })}\r\n`;
+      } else {
+        yield rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+      }
+      if (chunk.length < CHUNK_ROWS) return;
+      from = chunk[chunk.length - 1].row_index + 1;
+    }
+  }
+  return Readable.from(lines(), { objectMode: false });
+}

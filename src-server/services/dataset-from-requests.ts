@@ -1,0 +1,117 @@
+import { AppError } from '../errors';
+import type { FromRequestsBody } from '../schemas/datasets';
+import type { RequestFilter, RequestRow, RequestStore } from '../store/requests';
+import { publishRecords, type DatasetImportDeps, type PublishedVersion } from './dataset-import';
+
+/** Columns every request row has, after its input variables. */
+export const REQUEST_COLUMNS = ['input', 'output', 'model', 'tags', 'request_id'] as const;
+const FIXED = new Set<string>(REQUEST_COLUMNS);
+/** Requests read per explorer page while building a version. */
+const PAGE = 500;
+
+type Block = { type?: string; text?: unknown };
+type Message = { role?: string; content?: Block[] | string };
+
+const textOf = (content: Block[] | string | undefined): string =>
+  typeof content === 'string'
+    ? content
+    : (content ?? [])
+        .filter((b) => b.type === 'text' && typeof b.text === 'string')
+        .map((b) => b.text as string)
+        .join('');
+
+/** The prompt as sent: completion text, or chat messages as `{role, content}` with their text. */
+function renderInput(input: { type?: string; content?: Block[]; messages?: Message[] }): unknown {
+  if (input.type === 'chat') return (input.messages ?? []).map((m) => ({ role: m.role, content: textOf(m.content) }));
+  return textOf(input.content);
+}
+
+/** The answer's text; a reply with no text (only tool calls) is kept whole as JSON. */
+function renderOutput(output: { type?: string; content?: Block[]; messages?: Message[] }): unknown {
+  if (output.type === 'chat') {
+    const messages = output.messages ?? [];
+    const text = messages.filter((m) => m.role === 'assistant').map((m) => textOf(m.content)).join('\n');
+    return text === '' && messages.length > 0 ? messages : text;
+  }
+  if (output.type === 'completion') return textOf(output.content);
+  return output;
+}
+
+/**
+ * One dataset row from a logged request: its input variables (only `variablesToParse` when
+ * given; absent ones are null) and then input, output, model, tags and request_id. A variable
+ * named like one of those columns is kept as `<name>_variable`.
+ */
+export function requestRecord(row: RequestRow, variablesToParse?: readonly string[]): Record<string, unknown> {
+  const variables = JSON.parse(row.prompt_input_variables) as Record<string, unknown> | null;
+  const record: Record<string, unknown> = {};
+  const names = variablesToParse ?? Object.keys(variables ?? {});
+  for (const name of names) record[FIXED.has(name) ? `${name}_variable` : name] = variables?.[name] ?? null;
+  record.input = renderInput(JSON.parse(row.input));
+  record.output = renderOutput(JSON.parse(row.output));
+  record.model = row.model;
+  record.tags = JSON.parse(row.tags) as string[];
+  record.request_id = row.id;
+  return record;
+}
+
+export function filterOf(body: FromRequestsBody): RequestFilter {
+  return {
+    q: body.q,
+    tags: body.tags,
+    metadata: body.metadata,
+    provider: body.provider,
+    model: body.model,
+    promptId: body.prompt_id,
+    promptVersionNumber: body.prompt_version_number,
+    status: body.status,
+    scoreMin: body.score_min,
+    scoreMax: body.score_max,
+    startTime: body.start_time,
+    endTime: body.end_time,
+    groupId: body.group_id,
+  };
+}
+
+/** `from-filter-params`: the listed requests (in the given order) or the explorer's matches (newest first). */
+export async function publishFromRequests(
+  deps: DatasetImportDeps & { requests: RequestStore },
+  workspaceId: number,
+  body: FromRequestsBody,
+): Promise<PublishedVersion> {
+  const { requests } = deps;
+  let rows: AsyncIterable<Record<string, unknown>>;
+  if (body.request_log_ids) {
+    const ids = [...new Set(body.request_log_ids)].slice(0, body.limit);
+    // All ids are checked before anything is written: a missing one fails the whole request.
+    ids.forEach((id, i) => {
+      if (!requests.get(workspaceId, id)) {
+        throw new AppError('not_found', `Request ${id} not found.`, [{ loc: ['body', 'request_log_ids', i], msg: 'Request not found', type: 'not_found' }]);
+      }
+    });
+    rows = (async function* () {
+      for (const id of ids) {
+        const row = requests.get(workspaceId, id);
+        if (row) yield requestRecord(row, body.variables_to_parse);
+      }
+    })();
+  } else {
+    const filter = filterOf(body);
+    if (requests.list(workspaceId, filter, undefined, 1).length === 0) {
+      throw new AppError('bad_request', 'No logged request matches these filters; nothing to put in a dataset version.');
+    }
+    rows = (async function* () {
+      let left = body.limit;
+      let after: { startTime: number; id: number } | undefined;
+      while (left > 0) {
+        const page = requests.list(workspaceId, filter, after, Math.min(PAGE, left));
+        for (const row of page) yield requestRecord(row, body.variables_to_parse);
+        left -= page.length;
+        if (page.length < Math.min(PAGE, left + page.length)) return;
+        const last = page[page.length - 1];
+        after = { startTime: last.request_start_time, id: last.id };
+      }
+    })();
+  }
+  return publishRecords(deps, body.dataset_group_id, [], rows);
+}

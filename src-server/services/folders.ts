@@ -1,0 +1,48 @@
+import { AppError, notFound } from '../errors';
+import type { FolderRow, FolderStore } from '../store/folders';
+import type { Writer } from '../store/writer';
+
+export interface FolderServiceDeps {
+  store: FolderStore;
+  writer: Writer;
+  now: () => number;
+}
+
+const view = (f: FolderRow) => ({
+  id: f.id,
+  name: f.name,
+  parent_id: f.parent_id,
+  workspace_id: f.workspace_id,
+  created_at: new Date(f.created_at).toISOString(),
+});
+
+/** Folders form a tree per workspace; dataset groups, templates and reports sit in one or at the root. */
+export function createFolderService({ store, writer, now }: FolderServiceDeps) {
+  return {
+    async create(workspaceId: number, body: { name: string; parent_id?: number | null }) {
+      const parentId = body.parent_id ?? null;
+      if (parentId !== null && !store.get(workspaceId, parentId)) throw notFound(`Folder ${parentId}`);
+      const id = await writer.write(() => {
+        if (store.sibling(workspaceId, parentId, body.name)) {
+          throw new AppError('conflict', `A folder named '${body.name}' already exists ${parentId === null ? 'at the root' : `in folder ${parentId}`}.`);
+        }
+        return store.insert(workspaceId, body.name, parentId, now());
+      });
+      return { success: true, folder: view(store.get(workspaceId, id)!) };
+    },
+
+    list(workspaceId: number, query: { parent_id?: number }) {
+      if (query.parent_id !== undefined && !store.get(workspaceId, query.parent_id)) throw notFound(`Folder ${query.parent_id}`);
+      const rows = query.parent_id === undefined ? store.list(workspaceId) : store.children(workspaceId, query.parent_id);
+      return { success: true, folders: rows.map(view) };
+    },
+
+    get(workspaceId: number, id: number) {
+      const folder = store.get(workspaceId, id);
+      if (!folder) throw notFound(`Folder ${id}`);
+      return { success: true, folder: view(folder) };
+    },
+  };
+}
+
+export type FolderService = ReturnType<typeof createFolderService>;
