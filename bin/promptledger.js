@@ -5,13 +5,21 @@ import { register } from 'tsx/esm/api';
 
 register();
 const [command = 'serve', ...args] = process.argv.slice(2);
-if (command === 'serve' || command === 'start') {
+const fail = (error) => {
+  console.error(`promptledger: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+};
+if (command === 'serve') {
   const { main } = await import('../src-server/main.ts');
-  await main(args).catch((error) => {
-    console.error(`promptledger: ${error instanceof Error ? error.message : error}`);
-    process.exit(1);
-  });
+  await main(args).catch(fail);
+} else if (command === 'start') {
+  // The desktop window when Electron can run here, otherwise the same UI served headless.
+  const { runStart } = await import('../src-main/start.ts');
+  await runStart(args).catch(fail);
 } else {
-  console.error(`Unknown command "${command}". Use: promptledger serve [--host H] [--port P] [--data-dir DIR]`);
+  console.error(
+    `Unknown command "${command}". Use: promptledger serve [--host H] [--port P] [--data-dir DIR]` +
+      ' | promptledger start [--headless] [--port P] [--data-dir DIR]',
+  );
   process.exit(2);
 }

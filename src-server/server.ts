@@ -11,6 +11,8 @@ import { promptRoutes } from './http/routes/prompts';
 import { providerRoutes } from './http/routes/providers';
 import { requestRoutes } from './http/routes/requests';
 import { workspaceRoutes } from './http/routes/workspaces';
+import { staticFiles } from './http/static';
+import { systemRoutes } from './http/routes/system';
 import { datasetRoutes } from './http/routes/datasets';
 import { folderRoutes } from './http/routes/folders';
 import { dataFiles } from './data-dir';
@@ -43,6 +45,8 @@ export interface ServerOptions {
   now?: () => number;
   /** Extra routes on the same stack (the ingest benchmark's no-op baseline uses this). */
   extraRoutes?: Route[];
+  /** The built UI (`out/renderer`), served at `/` after every API route had its chance. */
+  staticDir?: string;
 }
 
 export interface RunningServer {
@@ -95,12 +99,14 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const datasetRouteOptions = { bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT };
 
   const app = createApp({
-    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...datasetRoutes(datasets, datasetRouteOptions), ...folderRoutes(folders), ...promptRoutes(prompts), ...providerRoutes(providers), ...(options.extraRoutes ?? [])],
+    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...datasetRoutes(datasets, datasetRouteOptions), ...folderRoutes(folders), ...promptRoutes(prompts), ...providerRoutes(providers), ...systemRoutes(options.dataDir, VERSION), ...(options.extraRoutes ?? [])],
     auth,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     log,
     version: VERSION,
   });
+
+  if (options.staticDir) app.use(staticFiles(options.staticDir));
 
   const handle = app.callback();
   // Koa's handler settles its own errors (errorMiddleware); the promise carries nothing more.

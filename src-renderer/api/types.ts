@@ -1,0 +1,50 @@
+/** Shapes the UI reads, as API.md defines them (only the fields the UI uses). */
+export interface RequestItem {
+  id: number;
+  provider: string;
+  model: string;
+  input: unknown;
+  output: unknown;
+  request_start_time: string;
+  request_end_time: string;
+  latency_ms: number;
+  parameters: Record<string, unknown>;
+  tags: string[];
+  metadata: Record<string, string>;
+  prompt_id: number | null;
+  prompt_name: string | null;
+  prompt_version_number: number | null;
+  prompt_input_variables: Record<string, unknown>;
+  input_tokens: number;
+  output_tokens: number;
+  price: number;
+  function_name: string | null;
+  status: 'SUCCESS' | 'WARNING' | 'ERROR';
+  error_type: string | null;
+  error_message: string | null;
+  group_id: number | null;
+  scores: Record<string, number>;
+  prompt_version: { prompt_template: unknown; commit_message: string | null; metadata: Record<string, unknown> } | null;
+  created_at: string;
+}
+
+export interface RequestPage {
+  items: RequestItem[];
+  next_cursor: string | null;
+  total_estimate: number;
+}
+
+export interface StatsTotals {
+  requests: number;
+  errors: number;
+  cost: number;
+  input_tokens: number;
+  output_tokens: number;
+  latency_ms: { avg: number; p50: number; p95: number; p99: number };
+}
+
+export interface RequestStats {
+  totals: StatsTotals;
+  by_day: (StatsTotals & { day: string })[];
+  by_model: (StatsTotals & { provider: string; model: string })[];
+}

@@ -1,0 +1,18 @@
+import type { ComponentType } from 'react';
+import { DashboardPage } from './dashboard/dashboard-page';
+import { RequestsPage } from './requests/requests-page';
+import { SettingsPage } from './settings/settings-page';
+
+export interface PageSpec {
+  path: string;
+  title: string;
+  icon: string;
+  component: ComponentType;
+}
+
+/** The sidebar, in order; the number keys 1–9 jump to the page at that position. */
+export const PAGES: PageSpec[] = [
+  { path: '/requests', title: 'Requests', icon: '≡', component: RequestsPage },
+  { path: '/dashboard', title: 'Dashboard', icon: '▤', component: DashboardPage },
+  { path: '/settings', title: 'Settings', icon: '⚙', component: SettingsPage },
+];

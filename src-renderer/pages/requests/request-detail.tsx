@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { useLoad } from '../../api/context';
+import type { RequestItem } from '../../api/types';
+import { ChatView } from '../../components/chat-view';
+import { CopyButton } from '../../components/copy-button';
+import { fmtCost, fmtInt, fmtMs, fmtTime } from '../../components/format';
+import { JsonView } from '../../components/json-view';
+import { navigate } from '../../router';
+import { statusClass } from './request-table';
+
+interface JsonSchemaFormat {
+  type: 'json_schema';
+  json_schema?: { name?: string; schema?: unknown; strict?: boolean };
+}
+
+function structuredFormat(parameters: Record<string, unknown>): JsonSchemaFormat | null {
+  const format = parameters.response_format as { type?: string } | undefined;
+  return format?.type === 'json_schema' ? (format as JsonSchemaFormat) : null;
+}
+
+/** The assistant's text parsed as JSON, when the request asked for structured output. */
+function parsedOutput(output: unknown): unknown {
+  const o = output as { type?: string; messages?: { content?: { type?: string; text?: string }[] | string }[]; content?: { text?: string }[] };
+  const blocks = o?.type === 'chat' ? o.messages?.[o.messages.length - 1]?.content : o?.content;
+  const text = typeof blocks === 'string' ? blocks : (blocks ?? []).map((b) => b.text ?? '').join('');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+type Tab = 'chat' | 'parameters' | 'raw';
+
+export function RequestDetail({ id, onClose }: { id: number; onClose: () => void }) {
+  const { data: r, error } = useLoad((api, signal) => api<RequestItem>(`/api/public/v2/requests/${id}`, { signal }), [id]);
+  const [tab, setTab] = useState<Tab>('chat');
+  if (error) return <aside className="detail"><div className="detail-body error">{error}</div></aside>;
+  if (!r || r.id !== id) return <aside className="detail" aria-busy="true"><div className="detail-body muted">Loading…</div></aside>;
+  const format = structuredFormat(r.parameters);
+  const structured = format ? parsedOutput(r.output) : undefined;
+  return (
+    <aside className="detail" aria-label={`Request ${r.id}`}>
+      <div className="detail-head">
+        <h2 style={{ margin: 0 }}>Request #{r.id}</h2>
+        <span className={`badge ${statusClass(r.status)}`}>{r.status.toLowerCase()}</span>
+        <span className="grow" />
+        <CopyButton text={String(r.id)} label="Copy id" />
+        <button type="button" className="ghost" aria-label="Close detail" title="Close (Esc)" onClick={onClose}>
+          ✕
+        </button>
+      </div>
+      <div className="detail-body">
+        <dl className="kv">
+          <dt>Model</dt>
+          <dd>
+            {r.provider} / <b>{r.model}</b>
+          </dd>
+          <dt>Started</dt>
+          <dd>{fmtTime(r.request_start_time)}</dd>
+          <dt>Latency</dt>
+          <dd>{fmtMs(r.latency_ms)}</dd>
+          <dt>Tokens</dt>
+          <dd>
+            {fmtInt(r.input_tokens)} in · {fmtInt(r.output_tokens)} out
+          </dd>
+          <dt>Price</dt>
+          <dd>{fmtCost(r.price)}</dd>
+          {Object.keys(r.scores).length ? (
+            <>
+              <dt>Scores</dt>
+              <dd className="row">
+                {Object.entries(r.scores).map(([name, value]) => (
+                  <span key={name} className="badge accent">
+                    {name}: {value}
+                  </span>
+                ))}
+              </dd>
+            </>
+          ) : null}
+          {r.tags.length ? (
+            <>
+              <dt>Tags</dt>
+              <dd className="row">{r.tags.map((t) => <span key={t} className="badge">{t}</span>)}</dd>
+            </>
+          ) : null}
+          {r.prompt_name || r.prompt_id ? (
+            <>
+              <dt>Prompt</dt>
+              <dd>
+                <a
+                  href={`/prompts?template=${r.prompt_id ?? ''}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    if (r.prompt_id) navigate(`/prompts?template=${r.prompt_id}${r.prompt_version_number ? `&version=${r.prompt_version_number}` : ''}`);
+                  }}
+                >
+                  {r.prompt_name ?? `#${r.prompt_id}`}
+                  {r.prompt_version_number ? ` v${r.prompt_version_number}` : ''}
+                </a>
+                {r.prompt_version?.commit_message ? <span className="muted"> — {r.prompt_version.commit_message}</span> : null}
+              </dd>
+            </>
+          ) : null}
+          {r.function_name ? (
+            <>
+              <dt>Function</dt>
+              <dd className="mono">{r.function_name}</dd>
+            </>
+          ) : null}
+          {r.group_id ? (
+            <>
+              <dt>Group</dt>
+              <dd>#{r.group_id}</dd>
+            </>
+          ) : null}
+        </dl>
+        {r.error_message || r.error_type ? (
+          <div className="card" style={{ borderColor: 'var(--bad)' }}>
+            <h3>Error</h3>
+            <div className="mono error">
+              {r.error_type ? <b>{r.error_type}: </b> : null}
+              {r.error_message}
+            </div>
+          </div>
+        ) : null}
+        {Object.keys(r.metadata).length ? (
+          <section>
+            <h3>Metadata</h3>
+            <table className="grid">
+              <tbody>
+                {Object.entries(r.metadata).map(([k, v]) => (
+                  <tr key={k}>
+                    <td className="mono muted">{k}</td>
+                    <td className="mono">{v}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ) : null}
+        <div className="tabs" role="tablist">
+          {(['chat', 'parameters', 'raw'] as const).map((t) => (
+            <button key={t} type="button" role="tab" aria-selected={tab === t} className={tab === t ? 'active' : ''} onClick={() => setTab(t)}>
+              {t === 'chat' ? 'Input / output' : t === 'parameters' ? 'Parameters' : 'Raw JSON'}
+            </button>
+          ))}
+        </div>
+        {tab === 'chat' ? (
+          <>
+            {Object.keys(r.prompt_input_variables ?? {}).length ? (
+              <section>
+                <h3>Input variables</h3>
+                <JsonView value={r.prompt_input_variables} />
+              </section>
+            ) : null}
+            <section>
+              <h3>Input</h3>
+              <ChatView template={r.input} label="Input" />
+            </section>
+            <section>
+              <h3>Output</h3>
+              <ChatView template={r.output} label="Output" />
+            </section>
+            {format ? (
+              <section aria-label="Structured output">
+                <h3>Structured output {format.json_schema?.name ? `· ${format.json_schema.name}` : ''}</h3>
+                {structured !== undefined ? <JsonView value={structured} label="Parsed output" /> : <p className="muted">The output is not valid JSON.</p>}
+                <details>
+                  <summary className="muted">JSON schema{format.json_schema?.strict ? ' (strict)' : ''}</summary>
+                  <JsonView value={format.json_schema?.schema ?? format} label="JSON schema" />
+                </details>
+              </section>
+            ) : null}
+          </>
+        ) : null}
+        {tab === 'parameters' ? <JsonView value={r.parameters} label="Parameters" /> : null}
+        {tab === 'raw' ? <JsonView value={r} label="Raw request" /> : null}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,156 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLoad } from '../../api/context';
+import type { RequestStats } from '../../api/types';
+import { useShortcut, isTyping } from '../../components/shortcuts';
+import { setParams } from '../../router';
+import { RANGES } from './filter-params';
+
+/** Typing waits this long before the URL (and the query) follows, so each keystroke is not a request. */
+const SEARCH_DEBOUNCE_MS = 250;
+
+function ChipInput({ label, values, placeholder, onChange }: { label: string; values: string[]; placeholder: string; onChange: (v: string[]) => void }) {
+  const [draft, setDraft] = useState('');
+  return (
+    <label>
+      <span className="sr-only">{label}</span>
+      <span className="row" style={{ gap: 4, flexWrap: 'nowrap' }}>
+        {values.map((v) => (
+          <span key={v} className="badge accent">
+            {v}
+            <button type="button" className="ghost small" aria-label={`Remove ${v}`} onClick={() => onChange(values.filter((x) => x !== v))}>
+              ✕
+            </button>
+          </span>
+        ))}
+        <input
+          aria-label={label}
+          value={draft}
+          placeholder={placeholder}
+          style={{ width: 120 }}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && draft.trim()) {
+              e.preventDefault();
+              if (!values.includes(draft.trim())) onChange([...values, draft.trim()]);
+              setDraft('');
+            }
+          }}
+        />
+      </span>
+    </label>
+  );
+}
+
+export function RequestFilters({ params }: { params: URLSearchParams }) {
+  const [q, setQ] = useState(params.get('q') ?? '');
+  const searchRef = useRef<HTMLInputElement>(null);
+  const models = useLoad((api, signal) => api<RequestStats>('/api/public/v2/requests/stats', { signal }), []);
+
+  const urlQ = params.get('q') ?? '';
+  useEffect(() => {
+    if (urlQ === q) return;
+    const timer = setTimeout(() => setParams({ q, request: null }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [q, urlQ]);
+
+  useShortcut((event) => {
+    if (event.key === '/' && !isTyping(event)) {
+      event.preventDefault();
+      searchRef.current?.focus();
+    }
+  });
+
+  const byModel = models.data?.by_model ?? [];
+  const providers = [...new Set(byModel.map((m) => m.provider))];
+  const select = (key: string) => ({
+    value: params.get(key) ?? '',
+    onChange: (e: { target: { value: string } }) => setParams({ [key]: e.target.value || null, request: null }),
+  });
+  const active = [...params.keys()].some((k) => k !== 'request');
+
+  return (
+    <div className="filters" role="search">
+      <label className="search">
+        <input
+          ref={searchRef}
+          type="search"
+          aria-label="Search"
+          placeholder="Search input and output…   ( / )"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') setParams({ q, request: null });
+            if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
+          }}
+        />
+      </label>
+      <label>
+        <span className="sr-only">Model</span>
+        <select aria-label="Model" {...select('model')}>
+          <option value="">Any model</option>
+          {byModel.map((m) => (
+            <option key={`${m.provider}/${m.model}`} value={m.model}>
+              {m.model}
+            </option>
+          ))}
+          {params.get('model') && !byModel.some((m) => m.model === params.get('model')) ? <option>{params.get('model')}</option> : null}
+        </select>
+      </label>
+      <label>
+        <span className="sr-only">Provider</span>
+        <select aria-label="Provider" {...select('provider')}>
+          <option value="">Any provider</option>
+          {providers.map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+          {params.get('provider') && !providers.includes(params.get('provider')!) ? <option>{params.get('provider')}</option> : null}
+        </select>
+      </label>
+      <label>
+        <span className="sr-only">Status</span>
+        <select aria-label="Status" {...select('status')}>
+          <option value="">Any status</option>
+          <option>SUCCESS</option>
+          <option>WARNING</option>
+          <option>ERROR</option>
+        </select>
+      </label>
+      <label>
+        <span className="sr-only">Time</span>
+        <select aria-label="Time range" {...select('range')}>
+          <option value="">All time</option>
+          {Object.keys(RANGES).map((r) => (
+            <option key={r} value={r}>
+              Last {r}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span className="sr-only">Score</span>
+        <span className="row" style={{ flexWrap: 'nowrap', gap: 4 }}>
+          <input aria-label="Minimum score" type="number" min={0} max={100} style={{ width: 78 }} placeholder="score ≥" {...select('score_min')} />
+          <input aria-label="Maximum score" type="number" min={0} max={100} style={{ width: 78 }} placeholder="score ≤" {...select('score_max')} />
+        </span>
+      </label>
+      <ChipInput label="Tags" placeholder="tag ↵" values={params.getAll('tag')} onChange={(tag) => setParams({ tag, request: null })} />
+      <ChipInput label="Metadata" placeholder="key=value ↵" values={params.getAll('meta')} onChange={(meta) => setParams({ meta, request: null })} />
+      <label>
+        <span className="sr-only">Prompt id</span>
+        <input aria-label="Prompt id" type="number" min={1} style={{ width: 92 }} placeholder="prompt id" {...select('prompt_id')} />
+      </label>
+      {active ? (
+        <button
+          type="button"
+          className="ghost"
+          onClick={() => {
+            setQ('');
+            setParams(Object.fromEntries([...new Set(params.keys())].map((k) => [k, null])));
+          }}
+        >
+          Clear filters
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { useEffect, useMemo, useState } from 'react';
+import { fmtInt } from '../../components/format';
+import { setParams, useLocation } from '../../router';
+import { apiQueryFromUrl, filterSignature } from './filter-params';
+import { RequestDetail } from './request-detail';
+import { RequestFilters } from './request-filters';
+import { RequestTable } from './request-table';
+import { useRequestPages } from './use-request-pages';
+import { RequestsEmpty } from './requests-empty';
+import { SelectionBar } from './selection-bar';
+
+export function RequestsPage() {
+  const { params } = useLocation();
+  const signature = filterSignature(params);
+  const query = useMemo(() => apiQueryFromUrl(new URLSearchParams(signature)), [signature]);
+  const pages = useRequestPages(signature, query);
+  const openId = params.get('request') ? Number(params.get('request')) : null;
+  const [cursor, setCursor] = useState(0);
+  const [checked, setChecked] = useState<Set<number>>(new Set());
+
+  useEffect(() => setCursor(0), [signature]);
+
+  const open = (id: number | null) => setParams({ request: id === null ? null : String(id) });
+  const toggle = (id: number) =>
+    setChecked((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const filtered = signature !== '';
+  const empty = !pages.loading && !pages.error && pages.items.length === 0;
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Requests</h1>
+        <span className="muted" data-testid="request-count" aria-live="polite">
+          {pages.loading && pages.items.length === 0 ? 'Loading…' : `${fmtInt(pages.total)} ${filtered ? 'matching' : 'logged'}`}
+        </span>
+        <span className="spacer" />
+        <SelectionBar checked={checked} onClear={() => setChecked(new Set())} />
+        <button type="button" onClick={pages.reload} title="Reload">
+          ↻ Refresh
+        </button>
+      </div>
+      <RequestFilters params={params} />
+      {pages.error ? <p className="error" role="alert" style={{ padding: '8px 20px' }}>{pages.error}</p> : null}
+      {empty && !filtered ? (
+        <RequestsEmpty />
+      ) : (
+        <div className={`explorer ${openId !== null ? 'with-detail' : ''}`}>
+          <div className="vt" data-generation={pages.generation}>
+            {empty ? (
+              <div className="empty">
+                <h2>No requests match these filters</h2>
+                <p>Loosen a filter or clear them all.</p>
+              </div>
+            ) : (
+              <RequestTable pages={pages} openId={openId} cursor={cursor} checked={checked} onCursor={setCursor} onOpen={open} onToggle={toggle} />
+            )}
+            <div className="vt-foot">
+              <span>
+                {fmtInt(pages.items.length)} loaded{pages.hasMore ? ' · scroll for more' : ''}
+              </span>
+              <span className="spacer" />
+              <span>
+                <kbd>↑</kbd> <kbd>↓</kbd> move · <kbd>Enter</kbd> open · <kbd>x</kbd> select · <kbd>Esc</kbd> close
+              </span>
+            </div>
+          </div>
+          {openId !== null ? <RequestDetail id={openId} onClose={() => open(null)} /> : null}
+        </div>
+      )}
+    </div>
+  );
+}

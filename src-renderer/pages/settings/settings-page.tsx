@@ -1,0 +1,171 @@
+import { useState } from 'react';
+import { errorText } from '../../api/client';
+import { useApi, useLoad } from '../../api/context';
+import { CopyButton } from '../../components/copy-button';
+import { fmtBytes, fmtTime } from '../../components/format';
+import { ProvidersSection } from './providers-section';
+
+interface ApiKey {
+  id: number;
+  name: string;
+  prefix: string;
+  created_at: string;
+  current: boolean;
+}
+
+interface SystemInfo {
+  version: string;
+  data_dir: string;
+  database_file: string;
+  database_bytes: number;
+  wal_bytes: number;
+}
+
+export function SettingsPage() {
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Settings</h1>
+      </div>
+      <div className="page-body stack" style={{ maxWidth: 980 }}>
+        <ConnectSection />
+        <KeysSection />
+        <ProvidersSection />
+        <DataSection />
+      </div>
+    </div>
+  );
+}
+
+function ConnectSection() {
+  const env = `PROMPTLAYER_BASE_URL=${location.origin}`;
+  return (
+    <section className="card stack" aria-label="Connect an app">
+      <h2>Connect an app</h2>
+      <p className="muted" style={{ margin: 0 }}>
+        Any PromptLayer client logs here when its base URL points at this server. Use an API key from below.
+      </p>
+      <div className="row">
+        <code className="json grow" style={{ padding: '6px 10px' }}>{env}</code>
+        <CopyButton text={location.origin} label="Copy base URL" className="" />
+      </div>
+    </section>
+  );
+}
+
+function KeysSection() {
+  const api = useApi();
+  const keys = useLoad((a, signal) => a<{ api_keys: ApiKey[] }>('/api/public/v2/api-keys', { signal }), []);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const create = async () => {
+    setError(null);
+    try {
+      const res = await api<{ key: string; api_key: ApiKey }>('/api/public/v2/api-keys', { body: { name: name.trim() || 'Untitled key' } });
+      setCreated({ name: res.api_key.name, key: res.key });
+      setName('');
+      keys.reload();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const revoke = async (key: ApiKey) => {
+    if (!confirm(`Revoke "${key.name}" (${key.prefix}…)? Apps using it will get 401.`)) return;
+    try {
+      await api(`/api/public/v2/api-keys/${key.id}`, { method: 'DELETE' });
+      keys.reload();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+
+  return (
+    <section className="card stack" aria-label="API keys">
+      <h2>API keys</h2>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+      >
+        <input aria-label="New key name" placeholder="Key name, e.g. my-app" value={name} onChange={(e) => setName(e.target.value)} maxLength={255} />
+        <button type="submit" className="primary">
+          Create key
+        </button>
+      </form>
+      {created ? (
+        <div className="card" role="status" style={{ background: 'var(--ok-soft)' }}>
+          <div>
+            New key <b>{created.name}</b> — copy it now, it is shown only once:
+          </div>
+          <div className="row" style={{ marginTop: 6 }}>
+            <code className="grow" data-testid="new-key">{created.key}</code>
+            <CopyButton text={created.key} />
+            <button type="button" className="ghost small" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {error ? <p className="error" role="alert">{error}</p> : null}
+      <table className="grid">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Key</th>
+            <th>Created</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {(keys.data?.api_keys ?? []).map((k) => (
+            <tr key={k.id}>
+              <td>
+                {k.name} {k.current ? <span className="badge accent">this session</span> : null}
+              </td>
+              <td className="mono">{k.prefix}…</td>
+              <td>{fmtTime(k.created_at)}</td>
+              <td className="num">
+                <button type="button" className="small danger" onClick={() => void revoke(k)} disabled={k.current} title={k.current ? 'This session uses this key' : undefined}>
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function DataSection() {
+  const info = useLoad((a, signal) => a<SystemInfo>('/api/public/v2/system', { signal }), []);
+  return (
+    <section className="card stack" aria-label="Data">
+      <h2>Data</h2>
+      {info.error ? <p className="muted">{info.error}</p> : null}
+      {info.data ? (
+        <dl className="kv">
+          <dt>Data folder</dt>
+          <dd className="row">
+            <code>{info.data.data_dir}</code> <CopyButton text={info.data.data_dir} />
+          </dd>
+          <dt>Database</dt>
+          <dd>
+            <code>{info.data.database_file}</code>
+          </dd>
+          <dt>Size</dt>
+          <dd data-testid="db-size">
+            {fmtBytes(info.data.database_bytes)}
+            {info.data.wal_bytes ? <span className="muted"> + {fmtBytes(info.data.wal_bytes)} write-ahead log</span> : null}
+          </dd>
+          <dt>Version</dt>
+          <dd>{info.data.version}</dd>
+        </dl>
+      ) : null}
+    </section>
+  );
+}
