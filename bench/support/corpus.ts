@@ -33,11 +33,11 @@ export function logRecord(i: number, startMs: number) {
     input: {
       type: 'chat',
       messages: [
-        { role: 'system', content: [{ type: 'text', text: `You are a helpful assistant. ${sentence(random, 30)}` }] },
-        { role: 'user', content: [{ type: 'text', text: sentence(random, 110) }] },
+        { role: 'system', content: [{ type: 'text', text: `You are a helpful assistant. ${sentence(random, 20)}` }] },
+        { role: 'user', content: [{ type: 'text', text: sentence(random, 80) }] },
       ],
     },
-    output: { type: 'chat', messages: [{ role: 'assistant', content: [{ type: 'text', text: sentence(random, 120) }] }] },
+    output: { type: 'chat', messages: [{ role: 'assistant', content: [{ type: 'text', text: sentence(random, 90) }] }] },
     start: startMs,
     end: startMs + latency,
     latency,

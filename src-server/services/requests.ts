@@ -165,7 +165,11 @@ export function createRequestService({ store, stats, writer, promptLinks, now }:
         provider: query.provider,
         model: query.model,
       };
-      return summarize(stats.rollups(workspaceId, filter), stats.buckets(workspaceId, filter));
+      return summarize(stats.rollups(workspaceId, filter), {
+        total: stats.buckets(workspaceId, filter, 'total'),
+        day: stats.buckets(workspaceId, filter, 'day'),
+        model: stats.buckets(workspaceId, filter, 'model'),
+      });
     },
 
     async addScore(workspaceId: number, requestId: number, name: string, score: number) {
@@ -231,7 +235,7 @@ type Rollup = ReturnType<RequestStatsStore['rollups']>[number];
 type Bucket = ReturnType<RequestStatsStore['buckets']>[number];
 
 /** Totals, per day and per model, each with latency percentiles from the merged histograms. */
-function summarize(rollups: Rollup[], buckets: Bucket[]) {
+function summarize(rollups: Rollup[], buckets: { total: Bucket[]; day: Bucket[]; model: Bucket[] }) {
   type Acc = { requests: number; errors: number; cost: number; input_tokens: number; output_tokens: number; latency_ms_sum: number; hist: Map<number, number> };
   const fresh = (): Acc => ({ requests: 0, errors: 0, cost: 0, input_tokens: 0, output_tokens: 0, latency_ms_sum: 0, hist: new Map() });
   const total = fresh();
@@ -252,11 +256,10 @@ function summarize(rollups: Rollup[], buckets: Bucket[]) {
       acc.latency_ms_sum += r.latency_ms_sum;
     }
   }
-  for (const b of buckets) {
-    for (const acc of [total, dayOf(b.day), modelOf(b.provider, b.model)]) {
-      acc.hist.set(b.bucket, (acc.hist.get(b.bucket) ?? 0) + b.requests);
-    }
-  }
+  const add = (acc: Acc, b: Bucket) => acc.hist.set(b.bucket, (acc.hist.get(b.bucket) ?? 0) + b.requests);
+  for (const b of buckets.total) add(total, b);
+  for (const b of buckets.day) add(dayOf(b.day), b);
+  for (const b of buckets.model) add(modelOf(b.provider, b.model), b);
   const shape = ({ hist, latency_ms_sum, ...acc }: Acc) => {
     const [p50, p95, p99] = percentiles(hist, [50, 95, 99]);
     return {

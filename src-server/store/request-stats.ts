@@ -59,11 +59,14 @@ export function createRequestStatsStore(db: Db) {
         .prepare<unknown[], RollupRow>(`SELECT * FROM request_rollups WHERE ${w.sql} ORDER BY day, provider, model`)
         .all(...w.params);
     },
-    buckets(workspaceId: number, f: StatsFilter): BucketRow[] {
+    /** Histogram rows merged in SQL per group, so JS sees hundreds of rows, not days x models x buckets. */
+    buckets(workspaceId: number, f: StatsFilter, by: 'total' | 'day' | 'model'): BucketRow[] {
       const w = where(workspaceId, f);
+      const keys = { total: "'' AS day, '' AS provider, '' AS model", day: "day, '' AS provider, '' AS model", model: "'' AS day, provider, model" }[by];
+      const group = { total: 'bucket', day: 'day, bucket', model: 'provider, model, bucket' }[by];
       return db
         .prepare<unknown[], BucketRow>(
-          `SELECT day, provider, model, bucket, requests FROM request_latency_buckets WHERE ${w.sql}`,
+          `SELECT ${keys}, bucket, sum(requests) AS requests FROM request_latency_buckets WHERE ${w.sql} GROUP BY ${group}`,
         )
         .all(...w.params);
     },

@@ -69,8 +69,9 @@ const MIN_TRIGRAM_TERM = 3;
 /** fts_key = request_start_time * FTS_SLOT + sequence within that millisecond. */
 const FTS_SLOT = 1048576;
 
-/** Counting stops here: the explorer shows "10,000+" rather than walk a million rows. */
-export const COUNT_CAP = 10_000;
+/** Counting a filtered list stops here: the explorer shows "1,000+" rather than walk every match
+ * (a common word in a million-row log matches hundreds of thousands). */
+export const COUNT_CAP = 1_000;
 
 export function createRequestStore(db: Db) {
   const insert = db.prepare(`
