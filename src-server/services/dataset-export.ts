@@ -22,7 +22,7 @@ function cell(value: unknown): string {
 export function exportStream(store: DatasetStore, version: DatasetVersion, format: ExportFormat): Readable {
   const columns = version.column_names;
   async function* lines(): AsyncGenerator<string> {
-    if (format === 'csv') yield `${Papa.unparse({ fields: columns, data: [] }, { newline: '\r\n' })}\r\n`;
+    if (format === 'csv') yield `${Papa.unparse([columns], { newline: '\r\n' })}\r\n`;
     let from = 0;
     for (;;) {
       const chunk = store.rows(version.id, from, CHUNK_ROWS);
