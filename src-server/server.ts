@@ -11,13 +11,14 @@ import { promptRoutes } from './http/routes/prompts';
 import { providerRoutes } from './http/routes/providers';
 import { requestRoutes } from './http/routes/requests';
 import { workspaceRoutes } from './http/routes/workspaces';
-import { staticFiles } from './http/static';
-import { systemRoutes } from './http/routes/system';
 import { datasetRoutes } from './http/routes/datasets';
 import { folderRoutes } from './http/routes/folders';
+import { staticFiles } from './http/static';
+import { systemRoutes } from './http/routes/system';
 import { dataFiles } from './data-dir';
 import { createAuthService } from './services/auth';
 import { createDatasetService } from './services/datasets';
+import { createEvaluationEngine } from './services/evaluation-engine';
 import { createFolderService } from './services/folders';
 import { createPromptService } from './services/prompts';
 import { createProviderService } from './services/providers';
@@ -45,6 +46,11 @@ export interface ServerOptions {
   now?: () => number;
   /** Extra routes on the same stack (the ingest benchmark's no-op baseline uses this). */
   extraRoutes?: Route[];
+  /** Provider keys and base URLs for evaluations (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY) and
+   * PROMPTLEDGER_EVAL_CONCURRENCY; default: this process's environment. */
+  env?: Record<string, string | undefined>;
+  /** In-flight LLM calls per provider during evaluations (overrides PROMPTLEDGER_EVAL_CONCURRENCY). */
+  evalConcurrency?: number;
   /** The built UI (`out/renderer`), served at `/` after every API route had its chance. */
   staticDir?: string;
 }
@@ -96,10 +102,14 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const folderStore = createFolderStore(db);
   const folders = createFolderService({ store: folderStore, writer, now });
   const datasets = createDatasetService({ store: datasetStore, folders: folderStore, requests: createRequestStore(db), writer, now });
+  const evaluations = createEvaluationEngine({
+    db, writer, datasets, datasetStore, folderExists: (ws, id) => folderStore.get(ws, id) !== undefined,
+    prompts, providers, requests, env: options.env ?? process.env, concurrency: options.evalConcurrency, now, log,
+  });
   const datasetRouteOptions = { bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT };
 
   const app = createApp({
-    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...datasetRoutes(datasets, datasetRouteOptions), ...folderRoutes(folders), ...promptRoutes(prompts), ...providerRoutes(providers), ...systemRoutes(options.dataDir, VERSION), ...(options.extraRoutes ?? [])],
+    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...datasetRoutes(datasets, datasetRouteOptions), ...folderRoutes(folders), ...evaluations.routes(), ...promptRoutes(prompts), ...providerRoutes(providers), ...systemRoutes(options.dataDir, VERSION), ...(options.extraRoutes ?? [])],
     auth,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     log,
@@ -121,6 +131,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     throw error;
   }
   const port = (http.address() as AddressInfo).port;
+  // Runs a crash or a shutdown interrupted pick up where their committed cells end.
+  evaluations.start();
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
   let closing: Promise<void> | undefined;
@@ -132,6 +144,8 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     generatedKey,
     close() {
       closing ??= (async () => {
+        // Runs stop before the database closes; they stay RUNNING and resume at the next start.
+        await evaluations.stop();
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeIdleConnections();
         const force = setTimeout(() => http.closeAllConnections(), 2000);

@@ -1,6 +1,7 @@
 import foundation from './001-foundation';
 import prompts from './002-prompts';
 import datasets from './003-datasets';
+import evaluations from './004-evaluations';
 
 export interface Migration {
   /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
@@ -13,4 +14,5 @@ export const migrations: readonly Migration[] = [
   { id: '001-foundation', sql: foundation },
   { id: '002-prompts', sql: prompts },
   { id: '003-datasets', sql: datasets },
+  { id: '004-evaluations', sql: evaluations },
 ];

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { CellError, columnType } from '../column-type';
+
+export const PYTHON_UNAVAILABLE = 'Python is not available in this build: no offline sandboxed Python runtime is installed. Use JAVASCRIPT.';
+
+export const codeExecution = columnType({
+  id: 'CODE_EXECUTION',
+  description: 'Runs your code in a sandbox (no host access, time and memory limits) with the row as `data`; returns what it returns.',
+  config: z.object({
+    code: z.string().min(1).max(100_000),
+    language: z.enum(['JAVASCRIPT', 'PYTHON']).default('JAVASCRIPT'),
+    timeout_ms: z.number().int().min(1).max(30_000).optional(),
+    memory_mb: z.number().int().min(1).max(256).optional(),
+  }),
+  reads: () => [],
+  async run(c, ctx) {
+    if (c.language === 'PYTHON') throw new CellError(PYTHON_UNAVAILABLE);
+    try {
+      const value = await ctx.sandbox.runJavaScript(c.code, ctx.row, {
+        ...(c.timeout_ms ? { timeoutMs: c.timeout_ms } : {}),
+        ...(c.memory_mb ? { memoryBytes: c.memory_mb * 1024 * 1024 } : {}),
+      });
+      return { value };
+    } catch (error) {
+      throw new CellError((error as Error).message);
+    }
+  },
+});

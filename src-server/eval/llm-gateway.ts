@@ -1,0 +1,112 @@
+import { CellError } from './column-type';
+import type { Engine } from './config-fields';
+import { createLimiter, type Limiter } from './limiter';
+import { providerClients } from './providers/index';
+import { priceOf } from './providers/prices';
+import type { ChatMessage, ProviderConnection } from './providers/provider';
+
+/** Where an LLM call comes from: its log entry is tagged with the report so cost and tokens add up. */
+export interface CallScope {
+  workspaceId: number;
+  reportId: number;
+  columnName: string;
+}
+
+export interface LlmCallResult {
+  text: string;
+  cost: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface LlmGateway {
+  chat(scope: CallScope, engine: Engine, messages: ChatMessage[], signal: AbortSignal): Promise<LlmCallResult>;
+  embed(scope: CallScope, engine: Pick<Engine, 'provider' | 'model'>, input: string[], signal: AbortSignal): Promise<{ vectors: number[][]; cost: number; inputTokens: number }>;
+}
+
+/** A logged LLM call, as `POST /log-request` would receive it. */
+export interface LlmCallLog {
+  provider: string;
+  model: string;
+  messages: ChatMessage[];
+  output: string | null;
+  parameters: Record<string, unknown>;
+  startedAt: number;
+  endedAt: number;
+  inputTokens: number;
+  outputTokens: number;
+  price: number;
+  error: string | null;
+  tags: string[];
+  metadata: Record<string, string>;
+}
+
+export interface LlmGatewayDeps {
+  /** A workspace's provider from `/api/public/v2/providers`, by name. */
+  findProvider(workspaceId: number, name: string): ProviderConnection | null;
+  env: Record<string, string | undefined>;
+  /** In-flight calls per provider (PROMPTLEDGER_EVAL_CONCURRENCY). */
+  concurrency: number;
+  logCall(workspaceId: number, call: LlmCallLog): Promise<unknown>;
+  now: () => number;
+}
+
+export function createLlmGateway({ findProvider, env, concurrency, logCall, now }: LlmGatewayDeps): LlmGateway & { limiterFor(name: string): Limiter } {
+  const limiters = new Map<string, Limiter>();
+  const limiterFor = (key: string) => limiters.get(key) ?? limiters.set(key, createLimiter(concurrency)).get(key)!;
+
+  function connect(workspaceId: number, name: string): ProviderConnection {
+    const configured = findProvider(workspaceId, name);
+    if (configured) return configured;
+    if (name === 'openai') {
+      return { name, client: 'openai', baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com/v1', apiKey: env.OPENAI_API_KEY || null };
+    }
+    if (name === 'anthropic') {
+      return { name, client: 'anthropic', baseUrl: env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com', apiKey: env.ANTHROPIC_API_KEY || null };
+    }
+    throw new CellError(`Unknown provider '${name}': use openai, anthropic, or the name of a provider configured in Settings → Providers.`);
+  }
+
+  // Keyed by where the calls go, so two provider names pointing at one server share its limit.
+  const keyOf = (c: ProviderConnection) => `${c.client} ${c.baseUrl}`;
+
+  const tagsOf = (scope: CallScope) => ({
+    tags: [`report:${scope.reportId}`],
+    metadata: { report_id: String(scope.reportId), column: scope.columnName },
+  });
+
+  return {
+    limiterFor,
+    async chat(scope, engine, messages, signal) {
+      const connection = connect(scope.workspaceId, engine.provider);
+      const client = providerClients[connection.client];
+      const startedAt = now();
+      const log = (entry: Pick<LlmCallLog, 'output' | 'inputTokens' | 'outputTokens' | 'price' | 'error'>) =>
+        logCall(scope.workspaceId, {
+          provider: engine.provider, model: engine.model, messages, parameters: engine.parameters,
+          startedAt, endedAt: now(), ...tagsOf(scope), ...entry,
+        });
+      try {
+        const answer = await limiterFor(keyOf(connection)).run(
+          () => client.chat(connection, { model: engine.model, messages, parameters: engine.parameters }, signal),
+          signal,
+        );
+        const cost = priceOf(engine.model, answer.inputTokens, answer.outputTokens);
+        await log({ output: answer.text, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, price: cost, error: null });
+        return { text: answer.text, cost, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens };
+      } catch (error) {
+        if (!signal.aborted) await log({ output: null, inputTokens: 0, outputTokens: 0, price: 0, error: (error as Error).message });
+        throw error;
+      }
+    },
+
+    async embed(scope, engine, input, signal) {
+      const connection = connect(scope.workspaceId, engine.provider);
+      const client = providerClients[connection.client];
+      if (!client.embed) throw new CellError(`Provider '${engine.provider}' (${connection.client}) has no embeddings endpoint; use an OpenAI-compatible provider.`);
+      const embed = client.embed;
+      const answer = await limiterFor(keyOf(connection)).run(() => embed(connection, engine.model, input, signal), signal);
+      return { vectors: answer.vectors, inputTokens: answer.inputTokens, cost: priceOf(engine.model, answer.inputTokens, 0) };
+    },
+  };
+}

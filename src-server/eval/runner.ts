@@ -1,0 +1,283 @@
+import type { ReportCellStore, CellStatus } from '../store/report-cells';
+import type { ReportColumnRow, ReportRow, ReportStore } from '../store/reports';
+import type { Writer } from '../store/writer';
+import { CellError, type CellContext, type ColumnType } from './column-type';
+import { columnTypes } from './columns/index';
+import type { ColumnTypeId } from './column-type';
+
+export interface RunnerDatasets {
+  columnNames(workspaceId: number, datasetId: number): string[];
+  rowCount(workspaceId: number, datasetId: number): number;
+  /** Rows `from`.. in row_index order, at most `limit`. */
+  rows(workspaceId: number, datasetId: number, from: number, limit: number): Array<{ row_index: number; data: Record<string, unknown> }>;
+}
+
+export interface Progress {
+  report_id: number;
+  status: ReportRow['status'];
+  total_cells: number;
+  done_cells: number;
+  running_cells: number;
+  errors: number;
+  cost: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export type RunEvent = { type: 'progress'; progress: Progress } | { type: 'done'; progress: Progress } | { type: 'shutdown' };
+
+export interface RunnerDeps {
+  reports: ReportStore;
+  cells: ReportCellStore;
+  writer: Writer;
+  datasets: RunnerDatasets;
+  /** What every cell can use besides its row. */
+  tools: Pick<CellContext, 'llm' | 'prompts' | 'sandbox' | 'fetch'>;
+  /** PROMPTLEDGER_EVAL_CONCURRENCY: rows in flight per run (a run may ask for fewer). */
+  concurrency: number;
+  /** Computes and stores the score of a finished run. */
+  finalize(report: ReportRow): Promise<void>;
+  now: () => number;
+  log: { error(message: string, error?: unknown): void };
+}
+
+const CHUNK = 256;
+// Progress events are for eyes: ten a second is smooth and costs nothing next to the cells.
+const EVENT_INTERVAL_MS = 100;
+
+class Stop extends Error {
+  constructor(readonly why: 'cancel' | 'shutdown') {
+    super(why);
+  }
+}
+
+interface PreparedColumn {
+  row: ReportColumnRow;
+  type: ColumnType;
+  config: unknown;
+  reads: string[];
+}
+
+/**
+ * Runs final reports in the background: rows concurrently (bounded), each row's columns in
+ * order, every finished cell committed as it finishes. A cell that exists is never recomputed, so
+ * a run interrupted by a crash or a shutdown resumes where it stopped.
+ */
+export function createRunner(deps: RunnerDeps) {
+  const { reports, cells, writer, datasets, tools, now } = deps;
+  const active = new Map<number, { controller: AbortController; done: Promise<void>; progress: Progress }>();
+  const listeners = new Map<number, Set<(event: RunEvent) => void>>();
+  let stopped = false;
+
+  const emit = (reportId: number, event: RunEvent) => {
+    for (const listener of listeners.get(reportId) ?? []) listener(event);
+  };
+
+  function prepare(columns: ReportColumnRow[]): PreparedColumn[] {
+    return columns
+      .filter((c) => c.column_type !== 'DATASET')
+      .map((row) => {
+        const type = columnTypes[row.column_type as ColumnTypeId];
+        const config: unknown = type.config.parse(JSON.parse(row.configuration));
+        return { row, type, config, reads: type.reads(config) };
+      });
+  }
+
+  async function execute(report: ReportRow, controller: AbortController, progress: Progress): Promise<void> {
+    const signal = controller.signal;
+    const columns = prepare(reports.columns(report.id));
+    const rowCount = datasets.rowCount(report.workspace_id, report.dataset_id);
+    const before = cells.totals(report.id);
+    Object.assign(progress, {
+      total_cells: rowCount * columns.length,
+      done_cells: before.cells,
+      errors: before.errors,
+      cost: before.cost,
+      input_tokens: before.input_tokens,
+      output_tokens: before.output_tokens,
+    });
+    await writer.write(() => reports.start(report.id, now()));
+    let lastEvent = 0;
+    const tick = (force = false) => {
+      if (!force && now() - lastEvent < EVENT_INTERVAL_MS) return;
+      lastEvent = now();
+      emit(report.id, { type: 'progress', progress: { ...progress } });
+    };
+    tick(true);
+
+    // Rows are read a chunk at a time with the chunk's finished cells, so memory stays flat
+    // however large the dataset.
+    function* pending() {
+      for (let from = 0; ; ) {
+        const chunk = datasets.rows(report.workspace_id, report.dataset_id, from, CHUNK);
+        if (chunk.length === 0) return;
+        const to = chunk[chunk.length - 1].row_index + 1;
+        const finished = new Map<number, Map<number, { status: CellStatus; value: string | null }>>();
+        for (const cell of cells.range(report.id, from, to)) {
+          const byColumn = finished.get(cell.row_index) ?? finished.set(cell.row_index, new Map()).get(cell.row_index)!;
+          byColumn.set(cell.column_id, cell);
+        }
+        for (const row of chunk) {
+          const done = finished.get(row.row_index);
+          if (done && done.size === columns.length) continue;
+          yield { row, done: done ?? new Map() };
+        }
+        from = to;
+      }
+    }
+
+    async function runRow(row: { row_index: number; data: Record<string, unknown> }, done: Map<number, { status: CellStatus; value: string | null }>) {
+      const values: Record<string, unknown> = { ...row.data };
+      const statuses = new Map<string, CellStatus>();
+      for (const column of columns) {
+        if (signal.aborted) return;
+        const name = column.row.name;
+        const prior = done.get(column.row.id);
+        if (prior) {
+          values[name] = prior.value === null ? null : JSON.parse(prior.value);
+          statuses.set(name, prior.status);
+          continue;
+        }
+        const started = now();
+        const failedInput = column.type.skipsOnFailedInput === false ? undefined : column.reads.find((n) => statuses.get(n) === 'ERROR' || statuses.get(n) === 'SKIPPED');
+        let cell: { status: CellStatus; value: unknown; error: string | null; cost: number; inputTokens: number; outputTokens: number };
+        if (failedInput !== undefined) {
+          cell = { status: 'SKIPPED', value: null, error: `Skipped: input column '${failedInput}' has no value.`, cost: 0, inputTokens: 0, outputTokens: 0 };
+        } else {
+          progress.running_cells++;
+          try {
+            const result = await column.type.run(column.config, {
+              ...tools,
+              row: { ...values },
+              workspaceId: report.workspace_id,
+              reportId: report.id,
+              columnName: name,
+              signal,
+            });
+            const value = result.value === undefined ? null : result.value;
+            cell = {
+              status: value === false ? 'FAILED' : 'PASSED', value, error: null,
+              cost: result.cost ?? 0, inputTokens: result.inputTokens ?? 0, outputTokens: result.outputTokens ?? 0,
+            };
+          } catch (error) {
+            if (signal.aborted) return;
+            if (!(error instanceof CellError)) deps.log.error(`Report ${report.id}: column '${name}' failed on row ${row.row_index}`, error);
+            cell = { status: 'ERROR', value: null, error: (error as Error).message || String(error), cost: 0, inputTokens: 0, outputTokens: 0 };
+          } finally {
+            progress.running_cells--;
+          }
+        }
+        const latency = now() - started;
+        await writer.write(() =>
+          cells.upsert({
+            report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
+            value: cell.value === null ? null : JSON.stringify(cell.value), error: cell.error, cost: cell.cost,
+            input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
+          }),
+        );
+        values[name] = cell.value;
+        statuses.set(name, cell.status);
+        progress.done_cells++;
+        if (cell.status === 'ERROR') progress.errors++;
+        progress.cost += cell.cost;
+        progress.input_tokens += cell.inputTokens;
+        progress.output_tokens += cell.outputTokens;
+        tick();
+      }
+    }
+
+    const width = Math.max(1, Math.min(report.concurrency ?? deps.concurrency, deps.concurrency));
+    const queue = pending();
+    const worker = async () => {
+      for (;;) {
+        if (signal.aborted) return;
+        const next = queue.next();
+        if (next.done) return;
+        await runRow(next.value.row, next.value.done);
+      }
+    };
+    await Promise.all(Array.from({ length: width }, worker));
+    if (signal.aborted) throw signal.reason;
+  }
+
+  async function run(report: ReportRow, controller: AbortController, progress: Progress) {
+    try {
+      await execute(report, controller, progress);
+      await deps.finalize(report);
+      await writer.write(() => reports.finish(report.id, 'COMPLETED', null, now()));
+      progress.status = 'COMPLETED';
+    } catch (error) {
+      if (error instanceof Stop && error.why === 'shutdown') return;
+      const canceled = error instanceof Stop;
+      if (!canceled) deps.log.error(`Report ${report.id} failed`, error);
+      progress.status = canceled ? 'CANCELED' : 'FAILED';
+      try {
+        if (canceled) await deps.finalize(report);
+        await writer.write(() => reports.finish(report.id, progress.status!, canceled ? null : (error as Error).message, now()));
+      } catch (inner) {
+        deps.log.error(`Report ${report.id}: could not record its end`, inner);
+      }
+    } finally {
+      active.delete(report.id);
+      if (progress.status !== 'RUNNING') emit(report.id, { type: 'done', progress: { ...progress } });
+    }
+  }
+
+  return {
+    /** Starts (or resumes) a final report in the background; answers at once. */
+    start(reportId: number): void {
+      if (stopped || active.has(reportId)) return;
+      const report = reports.byId(reportId);
+      if (!report || report.is_blueprint) return;
+      const controller = new AbortController();
+      const progress: Progress = {
+        report_id: reportId, status: 'RUNNING', total_cells: 0, done_cells: 0, running_cells: 0, errors: 0, cost: 0, input_tokens: 0, output_tokens: 0,
+      };
+      const entry = { controller, progress, done: Promise.resolve() };
+      active.set(reportId, entry);
+      entry.done = run(report, controller, progress);
+    },
+
+    /** Every run a crash or a shutdown left RUNNING. */
+    resumeAll(): number[] {
+      const ids = reports.running().map((r) => r.id);
+      for (const id of ids) this.start(id);
+      return ids;
+    },
+
+    isActive: (reportId: number) => active.has(reportId),
+
+    async cancel(reportId: number): Promise<boolean> {
+      const entry = active.get(reportId);
+      if (!entry) return false;
+      entry.controller.abort(new Stop('cancel'));
+      await entry.done;
+      return true;
+    },
+
+    progress: (reportId: number): Progress | null => {
+      const entry = active.get(reportId);
+      return entry ? { ...entry.progress } : null;
+    },
+
+    subscribe(reportId: number, listener: (event: RunEvent) => void): () => void {
+      const set = listeners.get(reportId) ?? listeners.set(reportId, new Set()).get(reportId)!;
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listeners.delete(reportId);
+      };
+    },
+
+    /** Stops every run without marking it: the next start resumes them. Ends live event streams. */
+    async stop(): Promise<void> {
+      stopped = true;
+      const entries = [...active.values()];
+      for (const entry of entries) entry.controller.abort(new Stop('shutdown'));
+      await Promise.all(entries.map((e) => e.done));
+      for (const id of [...listeners.keys()]) emit(id, { type: 'shutdown' });
+    },
+  };
+}
+
+export type Runner = ReturnType<typeof createRunner>;

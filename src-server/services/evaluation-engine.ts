@@ -1,0 +1,140 @@
+import type { Logger } from '../http/errors';
+import type { Route } from '../http/route';
+import { evaluationRoutes } from '../http/routes/evaluations';
+import { reportRoutes } from '../http/routes/reports';
+import { AppError } from '../errors';
+import { CellError, type PromptSource } from '../eval/column-type';
+import { createLlmGateway, type LlmCallLog } from '../eval/llm-gateway';
+import { createRunner } from '../eval/runner';
+import { createSandbox } from '../eval/sandbox/quickjs';
+import { LogRequestBody } from '../schemas/logging';
+import type { Db } from '../store/db';
+import type { DatasetStore } from '../store/datasets';
+import { createReportCellStore } from '../store/report-cells';
+import { createReportStore } from '../store/reports';
+import type { Writer } from '../store/writer';
+import { TemplateRenderError } from '../templates/jinja2';
+import { renderPromptTemplate } from '../templates/render-prompt';
+import { rowData, type DatasetService } from './datasets';
+import type { PromptService } from './prompts';
+import type { ProviderService } from './providers';
+import { createReportRunService } from './report-runs';
+import { createReportService, type ReportDatasets } from './reports';
+import type { RequestService } from './requests';
+
+export const DEFAULT_EVAL_CONCURRENCY = 8;
+
+export interface EvaluationEngineDeps {
+  db: Db;
+  writer: Writer;
+  datasets: DatasetService;
+  datasetStore: DatasetStore;
+  folderExists(workspaceId: number, folderId: number): boolean;
+  prompts: PromptService;
+  providers: ProviderService;
+  requests: RequestService;
+  /** Provider keys and base URLs (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_BASE_URL...). */
+  env: Record<string, string | undefined>;
+  /** In-flight LLM calls per provider and rows per run; default PROMPTLEDGER_EVAL_CONCURRENCY, else 8. */
+  concurrency?: number;
+  fetch?: typeof fetch;
+  now: () => number;
+  log: Logger;
+}
+
+/** Wires reports, the runner and their routes; `start()` resumes interrupted runs, `stop()` pauses them. */
+export function createEvaluationEngine(deps: EvaluationEngineDeps) {
+  const { writer, now } = deps;
+  const envConcurrency = Number(deps.env.PROMPTLEDGER_EVAL_CONCURRENCY);
+  const concurrency = deps.concurrency ?? (Number.isInteger(envConcurrency) && envConcurrency > 0 ? envConcurrency : DEFAULT_EVAL_CONCURRENCY);
+  const reports = createReportStore(deps.db);
+  const cells = createReportCellStore(deps.db);
+
+  const datasets: ReportDatasets = {
+    resolveVersion: (ws, groupId, versionNumber) => deps.datasets.resolveVersion(ws, groupId, versionNumber),
+    version: (ws, datasetId) => deps.datasets.version(ws, datasetId),
+    rows(ws, datasetId, from, limit) {
+      const { column_names } = deps.datasets.version(ws, datasetId);
+      return deps.datasetStore.rows(datasetId, from, limit).map((r) => ({ row_index: r.row_index, data: rowData(column_names, r.data) }));
+    },
+  };
+
+  const prompts: PromptSource = {
+    resolve(workspaceId, ref) {
+      try {
+        const prepared = deps.prompts.prepare(workspaceId, ref, { skip_input_variable_rendering: true });
+        return { prompt_template: prepared.prompt_template, metadata: prepared.metadata };
+      } catch (error) {
+        if (error instanceof AppError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    render(template, variables) {
+      try {
+        return renderPromptTemplate(template, variables);
+      } catch (error) {
+        if (error instanceof TemplateRenderError) throw new CellError(`The template could not be rendered: ${error.message}`);
+        throw error;
+      }
+    },
+  };
+
+  const llm = createLlmGateway({
+    env: deps.env,
+    concurrency,
+    now,
+    findProvider(workspaceId, name) {
+      const p = deps.providers.byName(workspaceId, name);
+      if (!p) return null;
+      const defaultUrl = p.client === 'anthropic' ? deps.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com' : deps.env.OPENAI_BASE_URL || 'https://api.openai.com/v1';
+      const envKey = p.client === 'anthropic' ? deps.env.ANTHROPIC_API_KEY : deps.env.OPENAI_API_KEY;
+      return { name: p.name, client: p.client, baseUrl: p.base_url || defaultUrl, apiKey: p.api_key ?? envKey ?? null };
+    },
+    logCall: (workspaceId, call) => deps.requests.log(workspaceId, logBody(call)).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
+  });
+
+  // The services reach the runner late (it needs their scores), hence `() => runner`.
+  const pipelines = createReportService({
+    reports, cells, writer, datasets, folderExists: deps.folderExists, runner: () => runner, now,
+  });
+  const runs = createReportRunService({ reports, cells, writer, datasets, runner: () => runner, pipelines, now });
+  const runner = createRunner({
+    reports, cells, writer, now, concurrency, log: deps.log,
+    datasets: {
+      rowCount: (ws, id) => deps.datasets.version(ws, id).row_count,
+      columnNames: (ws, id) => deps.datasets.version(ws, id).column_names,
+      rows: datasets.rows,
+    },
+    tools: { llm, prompts, sandbox: createSandbox(), fetch: deps.fetch ?? fetch },
+    finalize: (report) => runs.finalize(report),
+  });
+
+  return {
+    routes: (): Route[] => [...reportRoutes(pipelines, runs), ...evaluationRoutes(pipelines, runs)],
+    start: () => runner.resumeAll(),
+    stop: () => runner.stop(),
+    runner,
+  };
+}
+
+/** An evaluation's LLM call as a logged request, tagged with its report. */
+function logBody(call: LlmCallLog) {
+  const text = (t: string) => [{ type: 'text', text: t }];
+  return LogRequestBody.parse({
+    provider: call.provider,
+    model: call.model,
+    input: { type: 'chat', messages: call.messages.map((m) => ({ role: m.role, content: text(m.content) })) },
+    output: { type: 'chat', messages: call.output === null ? [] : [{ role: 'assistant', content: text(call.output) }] },
+    request_start_time: new Date(call.startedAt).toISOString(),
+    request_end_time: new Date(call.endedAt).toISOString(),
+    parameters: call.parameters,
+    tags: call.tags,
+    metadata: call.metadata,
+    input_tokens: call.inputTokens,
+    output_tokens: call.outputTokens,
+    price: call.price,
+    function_name: 'promptledger.evaluation',
+    status: call.error ? 'ERROR' : 'SUCCESS',
+    error_message: call.error?.slice(0, 1024) ?? null,
+  });
+}

@@ -1,0 +1,58 @@
+import type { Runner } from '../eval/runner';
+import type { ReportCellStore } from '../store/report-cells';
+import type { ReportColumnRow, ReportRow } from '../store/reports';
+import { columnView } from './report-columns';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * `GET /reports/{id}`. Cell counts: QUEUED not yet computed, RUNNING computing now, COMPLETED
+ * computed (PASSED, FAILED or SKIPPED), FAILED ended in ERROR.
+ */
+export function reportView(
+  report: ReportRow,
+  columns: ReportColumnRow[],
+  cells: ReportCellStore,
+  runner: Runner,
+  datasets: { version(workspaceId: number, datasetId: number): { row_count: number } },
+  now: number,
+) {
+  const evaluated = columns.filter((c) => c.column_type !== 'DATASET').length;
+  const totals = cells.totals(report.id);
+  const live = runner.progress(report.id);
+  const rowCount = datasets.version(report.workspace_id, report.dataset_id).row_count;
+  const running = live?.running_cells ?? 0;
+  const finalReport = !report.is_blueprint;
+  const end = report.finished_at ?? (report.status === 'RUNNING' ? now : null);
+  return {
+    success: true,
+    report: {
+      id: report.id,
+      name: report.name,
+      is_blueprint: report.is_blueprint === 1,
+      parent_report_id: report.parent_report_id,
+      dataset_group_id: report.dataset_group_id,
+      dataset_id: report.dataset_id,
+      folder_id: report.folder_id,
+      score: report.score,
+      score_card: report.score_card === null ? null : (JSON.parse(report.score_card) as string[]),
+      created_at: iso(report.created_at),
+      updated_at: iso(report.updated_at),
+    },
+    status: report.status,
+    error: report.error,
+    stats: {
+      status_counts: {
+        QUEUED: finalReport ? Math.max(0, rowCount * evaluated - totals.cells - running) : 0,
+        RUNNING: running,
+        COMPLETED: totals.passed + totals.failed + totals.skipped,
+        FAILED: totals.errors,
+      },
+      cost: Math.round(totals.cost * 1e6) / 1e6,
+      input_tokens: totals.input_tokens,
+      output_tokens: totals.output_tokens,
+      duration_ms: report.started_at !== null && end !== null ? end - report.started_at : null,
+    },
+    report_columns: columns.map(columnView),
+  };
+}

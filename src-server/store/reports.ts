@@ -1,0 +1,110 @@
+import type { Db } from './db';
+
+export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED';
+
+export interface ReportRow {
+  id: number;
+  workspace_id: number;
+  name: string;
+  folder_id: number | null;
+  is_blueprint: number;
+  parent_report_id: number | null;
+  dataset_group_id: number;
+  dataset_id: number;
+  status: RunStatus | null;
+  error: string | null;
+  concurrency: number | null;
+  score: number | null;
+  score_type: string | null;
+  /** JSON of the score's details. */
+  score_details: string | null;
+  /** JSON array of column names, or null for the default score. */
+  score_card: string | null;
+  started_at: number | null;
+  finished_at: number | null;
+  created_at: number;
+  updated_at: number;
+  archived_at: number | null;
+}
+
+export interface ReportColumnRow {
+  id: number;
+  report_id: number;
+  position: number;
+  name: string;
+  column_type: string;
+  /** JSON of the validated configuration. */
+  configuration: string;
+  is_part_of_score: number;
+  created_at: number;
+}
+
+export type NewReport = Omit<ReportRow, 'id' | 'status' | 'error' | 'score' | 'score_type' | 'score_details' | 'started_at' | 'finished_at' | 'archived_at' | 'updated_at'> & {
+  status: RunStatus | null;
+  started_at: number | null;
+};
+
+export type NewColumn = Omit<ReportColumnRow, 'id' | 'report_id' | 'created_at'>;
+
+export function createReportStore(db: Db) {
+  const s = {
+    insert: db.prepare(`INSERT INTO reports (workspace_id, name, folder_id, is_blueprint, parent_report_id, dataset_group_id, dataset_id,
+      status, concurrency, score_card, started_at, created_at, updated_at)
+      VALUES (@workspace_id, @name, @folder_id, @is_blueprint, @parent_report_id, @dataset_group_id, @dataset_id,
+      @status, @concurrency, @score_card, @started_at, @created_at, @created_at)`),
+    get: db.prepare<[number, number], ReportRow>('SELECT * FROM reports WHERE id = ? AND workspace_id = ? AND archived_at IS NULL'),
+    byId: db.prepare<[number], ReportRow>('SELECT * FROM reports WHERE id = ?'),
+    nameTaken: db.prepare<[number, string], { one: number }>('SELECT 1 AS one FROM reports WHERE workspace_id = ? AND name = ? AND archived_at IS NULL'),
+    pipelines: db.prepare<[number, number, number], ReportRow>(
+      'SELECT * FROM reports WHERE workspace_id = ? AND is_blueprint = 1 AND archived_at IS NULL ORDER BY id DESC LIMIT ? OFFSET ?'),
+    pipelineCount: db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM reports WHERE workspace_id = ? AND is_blueprint = 1 AND archived_at IS NULL'),
+    runsOf: db.prepare<[number], ReportRow>('SELECT * FROM reports WHERE parent_report_id = ? AND archived_at IS NULL ORDER BY id DESC'),
+    archive: db.prepare<[{ now: number; id: number }]>('UPDATE reports SET archived_at = @now, updated_at = @now WHERE id = @id'),
+    running: db.prepare<[], ReportRow>("SELECT * FROM reports WHERE status = 'RUNNING' ORDER BY id"),
+    start: db.prepare<[{ now: number; id: number }]>("UPDATE reports SET status = 'RUNNING', started_at = coalesce(started_at, @now), updated_at = @now WHERE id = @id"),
+    finish: db.prepare<[{ status: string; error: string | null; now: number; id: number }]>(
+      'UPDATE reports SET status = @status, error = @error, finished_at = @now, updated_at = @now WHERE id = @id'),
+    setScore: db.prepare<[number | null, string, string, number, number]>('UPDATE reports SET score = ?, score_type = ?, score_details = ?, updated_at = ? WHERE id = ?'),
+    setScoreCard: db.prepare<[string | null, number, number]>('UPDATE reports SET score_card = ?, updated_at = ? WHERE id = ?'),
+    touch: db.prepare<[number, number]>('UPDATE reports SET updated_at = ? WHERE id = ?'),
+    columns: db.prepare<[number], ReportColumnRow>('SELECT * FROM report_columns WHERE report_id = ? ORDER BY position, id'),
+    column: db.prepare<[number, number], ReportColumnRow>(`SELECT c.* FROM report_columns c JOIN reports r ON r.id = c.report_id
+      WHERE c.id = ? AND r.workspace_id = ? AND r.archived_at IS NULL`),
+    insertColumn: db.prepare(`INSERT INTO report_columns (report_id, position, name, column_type, configuration, is_part_of_score, created_at)
+      VALUES (@report_id, @position, @name, @column_type, @configuration, @is_part_of_score, @created_at)`),
+    updateColumn: db.prepare('UPDATE report_columns SET position = @position, name = @name, configuration = @configuration, is_part_of_score = @is_part_of_score WHERE id = @id'),
+    deleteColumn: db.prepare<[number]>('DELETE FROM report_columns WHERE id = ?'),
+  };
+
+  return {
+    insert(report: NewReport): number {
+      return Number(s.insert.run(report).lastInsertRowid);
+    },
+    get: (workspaceId: number, id: number) => s.get.get(id, workspaceId),
+    /** Any workspace, archived included: the runner owns the run whoever asked for it. */
+    byId: (id: number) => s.byId.get(id),
+    nameTaken: (workspaceId: number, name: string) => s.nameTaken.get(workspaceId, name) !== undefined,
+    pipelines: (workspaceId: number, limit: number, offset: number) => s.pipelines.all(workspaceId, limit, offset),
+    pipelineCount: (workspaceId: number) => s.pipelineCount.get(workspaceId)!.n,
+    runsOf: (pipelineId: number) => s.runsOf.all(pipelineId),
+    archive: (id: number, now: number) => void s.archive.run({ now, id }),
+    running: () => s.running.all(),
+    start: (id: number, now: number) => void s.start.run({ now, id }),
+    finish: (id: number, status: RunStatus, error: string | null, now: number) => void s.finish.run({ status, error, now, id }),
+    setScore: (id: number, score: number | null, type: string, details: unknown, now: number) =>
+      void s.setScore.run(score, type, JSON.stringify(details), now, id),
+    setScoreCard: (id: number, columnNames: string[] | null, now: number) =>
+      void s.setScoreCard.run(columnNames === null ? null : JSON.stringify(columnNames), now, id),
+    touch: (id: number, now: number) => void s.touch.run(now, id),
+
+    columns: (reportId: number) => s.columns.all(reportId),
+    column: (workspaceId: number, columnId: number) => s.column.get(columnId, workspaceId),
+    insertColumn(reportId: number, column: NewColumn, now: number): number {
+      return Number(s.insertColumn.run({ ...column, report_id: reportId, created_at: now }).lastInsertRowid);
+    },
+    updateColumn: (column: Pick<ReportColumnRow, 'id' | 'position' | 'name' | 'configuration' | 'is_part_of_score'>) => void s.updateColumn.run(column),
+    deleteColumn: (id: number) => void s.deleteColumn.run(id),
+  };
+}
+
+export type ReportStore = ReturnType<typeof createReportStore>;
