@@ -244,7 +244,8 @@ describe('prompt registry: list, history, archive, workspaces', () => {
   });
 
   it('archives a template: gone from lists and fetches, name free again, logged requests keep the link', async () => {
-    const pub = await t.api('/rest/prompt-templates', { body: publishBody('doomed', 'bye {x}') });
+    const pub = await t.api('/rest/prompt-templates', { body: publishBody('doomed', 'bye {x}', { labels: ['doomed-label'] }) });
+    expect((await t.api('/prompt-templates?label=doomed-label')).body.total).toBe(1);
     const logged = await t.api('/log-request', {
       body: {
         provider: 'openai', model: 'gpt-4o-mini', prompt_name: 'doomed',
@@ -258,6 +259,8 @@ describe('prompt registry: list, history, archive, workspaces', () => {
     expect((await t.api(`/api/public/v2/prompt-templates/${pub.body.id}`, { method: 'DELETE' })).status).toBe(404);
     expect((await t.api('/prompt-templates/doomed', { method: 'POST' })).status).toBe(404);
     expect((await t.api('/prompt-templates?name=doomed')).body.total).toBe(0);
+    const byLabel = await t.api('/prompt-templates?label=doomed-label');
+    expect([byLabel.body.total, byLabel.body.items]).toEqual([0, []]);
     const request = await t.api(`/api/public/v2/requests/${logged.body.id}`);
     expect(request.body.prompt_id).toBe(pub.body.id);
     expect(request.body.prompt_version.prompt_template.messages[1].content[0].text).toBe('bye {x}');

@@ -76,6 +76,7 @@ export function createPromptStore(db: Db) {
     archive: db.prepare<[number, number, number]>(
       'UPDATE prompt_templates SET archived_at = ? WHERE workspace_id = ? AND id = ? AND archived_at IS NULL',
     ),
+    dropLabels: db.prepare<[number]>('DELETE FROM release_labels WHERE template_id = ?'),
     insertVersion: db.prepare<[number, number, string, string | null, string, number | null, number]>(
       `INSERT INTO prompt_versions (template_id, version_number, prompt_template, commit_message, metadata, provider_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -117,26 +118,33 @@ export function createPromptStore(db: Db) {
   const listStatements = new Map<string, Statement<unknown[], Record<string, unknown>>>();
   const countStatements = new Map<string, Statement<unknown[], { n: number }>>();
 
+  // The page is chosen on ids first (walking prompt_templates_recent in order, probing the label
+  // by its unique key), and only its rows are joined to version bodies: joining first read all
+  // 10,000 labelled versions and sorted them (10–18 ms; now well under 1 ms, docs/performance.md).
   function listSql(filter: TemplateFilter) {
     const params: unknown[] = [];
-    let join: string;
-    let countJoin = '';
+    let labelJoin = '';
     if (filter.label !== undefined) {
-      countJoin = 'JOIN release_labels l ON l.template_id = t.id AND l.name = ?';
-      join = `${countJoin} JOIN prompt_versions v ON v.id = l.version_id`;
+      labelJoin = 'CROSS JOIN release_labels l ON l.template_id = t.id AND l.name = ?';
       params.push(filter.label);
-    } else {
-      join = 'JOIN prompt_versions v ON v.template_id = t.id AND v.version_number = t.latest_version';
     }
     let where = 't.workspace_id = ? AND t.archived_at IS NULL';
-    if (filter.name !== undefined) {
-      where += " AND instr(lower(t.name), lower(?)) > 0";
-    }
-    for (let i = 0; i < (filter.tags?.length ?? 0); i++) {
-      where += ' AND t.id IN (SELECT template_id FROM prompt_template_tags WHERE tag = ?)';
-    }
+    if (filter.name !== undefined) where += ' AND instr(lower(t.name), lower(?)) > 0';
+    for (let i = 0; i < (filter.tags?.length ?? 0); i++) where += ' AND t.id IN (SELECT template_id FROM prompt_template_tags WHERE tag = ?)';
     const key = `${filter.label !== undefined}|${filter.name !== undefined}|${filter.tags?.length ?? 0}`;
-    return { key, join, countJoin, where, params };
+    const versionOf = filter.label !== undefined ? 'l.version_id' : 'NULL';
+    const pageSql = `SELECT t.id AS id, ${versionOf} AS version_id FROM prompt_templates t INDEXED BY prompt_templates_recent ${labelJoin}
+      WHERE ${where} ORDER BY t.updated_at DESC, t.id DESC LIMIT ? OFFSET ?`;
+    const versionJoin = filter.label !== undefined
+      ? 'JOIN prompt_versions v ON v.id = p.version_id'
+      : 'JOIN prompt_versions v ON v.template_id = t.id AND v.version_number = t.latest_version';
+    const listQuery = `SELECT t.*, ${versionSelect} FROM (${pageSql}) p JOIN prompt_templates t ON t.id = p.id ${versionJoin}
+      ORDER BY t.updated_at DESC, t.id DESC`;
+    // Archiving drops a template's labels, so a bare label filter counts from the label index alone.
+    const countQuery = filter.label !== undefined && filter.name === undefined && !filter.tags?.length
+      ? 'SELECT count(*) AS n FROM release_labels WHERE name = ? AND workspace_id = ?'
+      : `SELECT count(*) AS n FROM prompt_templates t ${labelJoin.replace('CROSS JOIN', 'JOIN')} WHERE ${where}`;
+    return { key, listQuery, countQuery, params };
   }
 
   function filterParams(workspaceId: number, filter: TemplateFilter, head: unknown[]) {
@@ -158,7 +166,12 @@ export function createPromptStore(db: Db) {
       s.deleteTags.run(id);
       for (const tag of t.tags) s.insertTag.run(id, tag);
     },
-    archive: (workspaceId: number, id: number, now: number) => s.archive.run(now, workspaceId, id).changes > 0,
+    /** Gone from lists and lookups; its labels go too (they could never be used again). */
+    archive(workspaceId: number, id: number, now: number) {
+      if (s.archive.run(now, workspaceId, id).changes === 0) return false;
+      s.dropLabels.run(id);
+      return true;
+    },
     insertVersion(v: Omit<VersionRow, 'id'>) {
       return Number(
         s.insertVersion.run(v.template_id, v.version_number, v.prompt_template, v.commit_message, v.metadata, v.provider_id, v.created_at)
@@ -187,24 +200,15 @@ export function createPromptStore(db: Db) {
 
     /** Newest first; with `label`, each row carries the labelled version, else the latest. */
     list(workspaceId: number, filter: TemplateFilter, limit: number, offset: number): TemplateVersionRow[] {
-      const { key, join, where, params } = listSql(filter);
+      const { key, listQuery, params } = listSql(filter);
       let statement = listStatements.get(key);
-      if (!statement) {
-        statement = db.prepare<unknown[], Record<string, unknown>>(
-          `SELECT t.*, ${versionSelect} FROM prompt_templates t ${join} WHERE ${where}
-           ORDER BY t.updated_at DESC, t.id DESC LIMIT ? OFFSET ?`,
-        );
-        listStatements.set(key, statement);
-      }
+      if (!statement) listStatements.set(key, (statement = db.prepare<unknown[], Record<string, unknown>>(listQuery)));
       return statement.all(...filterParams(workspaceId, filter, params), limit, offset).map(split);
     },
     count(workspaceId: number, filter: TemplateFilter): number {
-      const { key, countJoin, where, params } = listSql(filter);
+      const { key, countQuery, params } = listSql(filter);
       let statement = countStatements.get(key);
-      if (!statement) {
-        statement = db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM prompt_templates t ${countJoin} WHERE ${where}`);
-        countStatements.set(key, statement);
-      }
+      if (!statement) countStatements.set(key, (statement = db.prepare<unknown[], { n: number }>(countQuery)));
       return statement.get(...filterParams(workspaceId, filter, params))!.n;
     },
   };
