@@ -48,3 +48,57 @@ export interface RequestStats {
   by_day: (StatsTotals & { day: string })[];
   by_model: (StatsTotals & { provider: string; model: string })[];
 }
+
+export interface Page<T> {
+  items: T[];
+  page: number;
+  per_page: number;
+  pages: number;
+  total: number;
+  has_next: boolean;
+}
+
+export interface TemplateMessage {
+  role: string;
+  content: { type: string; text?: string }[];
+  [key: string]: unknown;
+}
+
+export type PromptTemplateBody =
+  | { type: 'chat'; messages: TemplateMessage[]; input_variables?: string[]; [key: string]: unknown }
+  | { type: 'completion'; content: { type: string; text?: string }[]; template_format?: string; input_variables?: string[]; [key: string]: unknown };
+
+export interface ModelMetadata {
+  provider?: string;
+  name?: string;
+  parameters?: Record<string, unknown>;
+}
+
+export interface PromptListItem {
+  id: number;
+  prompt_name: string;
+  prompt_template: PromptTemplateBody;
+  metadata: { model?: ModelMetadata; [key: string]: unknown };
+  commit_message: string | null;
+  version: number;
+  release_labels: string[];
+  tags: string[];
+  created_at: string;
+}
+
+export interface PromptVersion {
+  id: number;
+  prompt_id: number;
+  version_number: number;
+  prompt_template: PromptTemplateBody;
+  commit_message: string | null;
+  metadata: { model?: ModelMetadata; [key: string]: unknown };
+  release_labels: string[];
+  created_at: string;
+}
+
+export interface ReleaseLabel {
+  id: number;
+  name: string;
+  prompt_version_number: number;
+}

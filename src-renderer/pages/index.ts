@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { DashboardPage } from './dashboard/dashboard-page';
+import { PromptsPage } from './prompts/prompts-page';
 import { RequestsPage } from './requests/requests-page';
 import { SettingsPage } from './settings/settings-page';
 
@@ -14,5 +15,6 @@ export interface PageSpec {
 export const PAGES: PageSpec[] = [
   { path: '/requests', title: 'Requests', icon: '≡', component: RequestsPage },
   { path: '/dashboard', title: 'Dashboard', icon: '▤', component: DashboardPage },
+  { path: '/prompts', title: 'Prompts', icon: '✎', component: PromptsPage },
   { path: '/settings', title: 'Settings', icon: '⚙', component: SettingsPage },
 ];

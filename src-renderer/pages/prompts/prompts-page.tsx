@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { useLoad } from '../../api/context';
+import type { Page, PromptListItem } from '../../api/types';
+import { fmtTime } from '../../components/format';
+import { setParams, useLocation } from '../../router';
+import { PromptDetail } from './prompt-detail';
+import { PromptEditor } from './prompt-editor';
+
+export function PromptsPage() {
+  const { params } = useLocation();
+  const [filter, setFilter] = useState('');
+  const [creating, setCreating] = useState(false);
+  const list = useLoad(
+    (api, signal) => api<Page<PromptListItem>>('/prompt-templates', { signal, query: { per_page: 100, name: filter || undefined } }),
+    [filter],
+  );
+  const selected = Number(params.get('template')) || list.data?.items[0]?.id || null;
+  const items = list.data?.items ?? [];
+  const emptyRegistry = !list.loading && items.length === 0 && !filter;
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Prompts</h1>
+        <span className="muted">{list.data ? `${list.data.total} templates` : ''}</span>
+        <span className="spacer" />
+        <button type="button" className="primary" onClick={() => setCreating(true)}>
+          + New prompt
+        </button>
+      </div>
+      {creating ? (
+        <PromptEditor
+          title="New prompt"
+          onClose={() => setCreating(false)}
+          onPublished={(id) => {
+            setCreating(false);
+            list.reload();
+            setParams({ template: String(id), version: null, compare: null }, { replace: false });
+          }}
+        />
+      ) : null}
+      {list.error ? <p className="error" role="alert" style={{ padding: '8px 20px' }}>{list.error}</p> : null}
+      {emptyRegistry ? (
+        <div className="empty">
+          <h2>No prompt templates yet</h2>
+          <p>
+            Keep prompts here instead of in code: every change is a numbered, immutable version, and release labels such as{' '}
+            <code>production</code> pick which one your app fetches with <code>promptlayer.templates.get(name)</code>.
+          </p>
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            Create your first prompt
+          </button>
+        </div>
+      ) : (
+        <div className="split">
+          <div className="list" role="listbox" aria-label="Prompt templates">
+            <div style={{ padding: 8 }}>
+              <input type="search" aria-label="Filter prompts" placeholder="Filter by name…" value={filter} onChange={(e) => setFilter(e.target.value)} style={{ width: '100%' }} />
+            </div>
+            {items.map((p) => (
+              <div
+                key={p.id}
+                role="option"
+                tabIndex={0}
+                aria-selected={p.id === selected}
+                className={`list-item ${p.id === selected ? 'active' : ''}`}
+                onClick={() => setParams({ template: String(p.id), version: null, compare: null }, { replace: false })}
+                onKeyDown={(e) => e.key === 'Enter' && setParams({ template: String(p.id), version: null, compare: null }, { replace: false })}
+              >
+                <span className="title">{p.prompt_name}</span>
+                <span className="row" style={{ gap: 4 }}>
+                  <span className="badge">v{p.version}</span>
+                  {p.release_labels.map((l) => (
+                    <span key={l} className="badge accent">{l}</span>
+                  ))}
+                  <span className="muted" style={{ fontSize: 11 }}>{fmtTime(p.created_at)}</span>
+                </span>
+              </div>
+            ))}
+          </div>
+          {selected ? <PromptDetail key={selected} id={selected} onChanged={list.reload} /> : <div />}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUi, type UiSession } from '../support/ui';
+
+describe('Prompts page', () => {
+  let ui: UiSession;
+  beforeAll(async () => {
+    ui = await startUi();
+  });
+  afterAll(() => ui?.close());
+
+  it('publishes a prompt, versions it, diffs two versions, moves a label and renders it with variables', async () => {
+    const { page, t } = ui;
+    await ui.open('/prompts');
+    await page.getByRole('heading', { name: 'No prompt templates yet' }).waitFor();
+
+    await page.getByRole('button', { name: 'Create your first prompt' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Prompt name').fill('support-answer');
+    await dialog.getByLabel('Message 1', { exact: true }).fill('You are a {tone} support agent.');
+    await dialog.getByLabel('Message 2', { exact: true }).fill('Customer asks: {question}');
+    await dialog.getByLabel('Commit message').fill('First draft');
+    await dialog.getByLabel('Release labels').fill('production');
+    await dialog.getByRole('button', { name: 'Publish version' }).click();
+    await page.getByRole('heading', { name: 'support-answer' }).waitFor();
+    expect((await t.api('/prompt-templates/support-answer?label=production')).body).toMatchObject({ version: 1, commit_message: 'First draft' });
+
+    await page.getByRole('button', { name: 'New version' }).click();
+    await dialog.getByLabel('Message 2', { exact: true }).fill('Customer asks politely: {question}\nAnswer in one paragraph.');
+    await dialog.getByLabel('Commit message').fill('Ask for one paragraph');
+    await dialog.getByRole('button', { name: 'Publish version' }).click();
+    const history = page.getByLabel('Version history');
+    await history.getByText('v2').waitFor();
+    expect(await history.locator('tbody tr').count()).toBe(2);
+    // The label stayed on v1: publishing without a label does not move it.
+    expect((await t.api('/prompt-templates/support-answer?label=production')).body.version).toBe(1);
+
+    await page.getByRole('tab', { name: 'Compare versions' }).click();
+    const diff = page.getByRole('table', { name: 'Version diff' });
+    await diff.locator('.diff-cell.del', { hasText: 'Customer asks: {question}' }).waitFor();
+    await diff.locator('.diff-cell.add', { hasText: 'Answer in one paragraph.' }).waitFor();
+    expect(await page.getByTestId('diff-summary').textContent()).toMatch(/^2 changed lines$/);
+    await ui.screenshot('prompts-diff');
+
+    await page.getByRole('tab', { name: /^Version 2$/ }).click();
+    await page.getByLabel('Label name').fill('production');
+    await page.getByRole('button', { name: 'Move label here' }).click();
+    await history.locator('tr', { hasText: 'v2' }).getByText('production').waitFor();
+    expect((await t.api('/prompt-templates/support-answer?label=production')).body.version).toBe(2);
+
+    await page.getByRole('tab', { name: 'Try it' }).click();
+    await page.getByLabel('Variable tone').fill('friendly');
+    await page.getByLabel('Variable question').fill('Where is my parcel?');
+    await page.getByRole('button', { name: 'Render v2' }).click();
+    const rendered = page.getByLabel('Rendered template');
+    await rendered.getByText('You are a friendly support agent.').waitFor();
+    await rendered.getByText(/Customer asks politely: Where is my parcel\?/).waitFor();
+    await page.getByLabel('LLM kwargs').getByText('"gpt-4o-mini"').waitFor();
+
+    await page.reload();
+    await page.getByRole('tab', { name: 'Try it', selected: true }).waitFor();
+    expect(ui.problems).toEqual([]);
+  });
+});
