@@ -78,4 +78,9 @@ export interface ColumnType<S extends z.ZodType = z.ZodType> {
 export const columnType = <S extends z.ZodType>(spec: ColumnType<S>): ColumnType => spec as unknown as ColumnType;
 
 /** A problem with the cell's input (not with the engine): recorded as the cell's error text. */
-export class CellError extends Error {}
+export class CellError extends Error {
+  /** `SKIPPED` for a cell that is not wrong but has no value yet (a HUMAN cell before a person fills it). */
+  constructor(message: string, readonly status: 'ERROR' | 'SKIPPED' = 'ERROR') {
+    super(message);
+  }
+}

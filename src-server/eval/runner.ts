@@ -162,7 +162,8 @@ export function createRunner(deps: RunnerDeps) {
           } catch (error) {
             if (signal.aborted) return;
             if (!(error instanceof CellError)) deps.log.error(`Report ${report.id}: column '${name}' failed on row ${row.row_index}`, error);
-            cell = { status: 'ERROR', value: null, error: (error as Error).message || String(error), cost: 0, inputTokens: 0, outputTokens: 0 };
+            const status = error instanceof CellError ? error.status : 'ERROR';
+            cell = { status, value: null, error: (error as Error).message || String(error), cost: 0, inputTokens: 0, outputTokens: 0 };
           } finally {
             progress.running_cells--;
           }

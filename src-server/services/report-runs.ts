@@ -7,6 +7,7 @@ import type { ReportCellStore } from '../store/report-cells';
 import type { ReportRow, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
 import { checkReferences } from './report-columns';
+import { roundCost } from './report-views';
 import type { ReportDatasets, ReportService } from './reports';
 
 export interface ReportRunDeps {
@@ -162,7 +163,7 @@ export function createReportRunService(deps: ReportRunDeps) {
                 value: cell.value === null ? null : JSON.parse(cell.value),
                 status: cell.status,
                 ...(cell.error ? { error: cell.error } : {}),
-                cost: cell.cost,
+                cost: roundCost(cell.cost),
                 latency_ms: cell.latency_ms,
               }];
             }),

@@ -5,6 +5,9 @@ import { columnView } from './report-columns';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Costs are fractions of a cent; rounding at 1e-10 USD drops float noise, never a real amount. */
+export const roundCost = (usd: number) => Math.round(usd * 1e10) / 1e10;
+
 /**
  * `GET /reports/{id}`. Cell counts: QUEUED not yet computed, RUNNING computing now, COMPLETED
  * computed (PASSED, FAILED or SKIPPED), FAILED ended in ERROR.
@@ -48,7 +51,7 @@ export function reportView(
         COMPLETED: totals.passed + totals.failed + totals.skipped,
         FAILED: totals.errors,
       },
-      cost: Math.round(totals.cost * 1e6) / 1e6,
+      cost: roundCost(totals.cost),
       input_tokens: totals.input_tokens,
       output_tokens: totals.output_tokens,
       duration_ms: report.started_at !== null && end !== null ? end - report.started_at : null,

@@ -13,7 +13,7 @@ export const human = columnType({
   }),
   reads: () => [],
   run() {
-    throw new CellError(AWAITING_INPUT);
+    throw new CellError(AWAITING_INPUT, 'SKIPPED');
   },
 });
 
