@@ -102,3 +102,29 @@ export interface ReleaseLabel {
   name: string;
   prompt_version_number: number;
 }
+
+export interface DatasetVersion {
+  id: number;
+  dataset_group_id: number;
+  version_number: number;
+  column_names: string[];
+  row_count: number;
+  created_at: string;
+}
+
+export interface DatasetGroup {
+  id: number;
+  name: string;
+  created_at: string;
+  version_count: number;
+  latest_version: DatasetVersion | null;
+  draft_dataset_id: number | null;
+}
+
+export interface DatasetRows {
+  columns: string[];
+  rows: { row_index: number; data: Record<string, unknown> }[];
+  page: number;
+  pages: number;
+  total: number;
+}

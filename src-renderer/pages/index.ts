@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { DashboardPage } from './dashboard/dashboard-page';
+import { DatasetsPage } from './datasets/datasets-page';
 import { PromptsPage } from './prompts/prompts-page';
 import { RequestsPage } from './requests/requests-page';
 import { SettingsPage } from './settings/settings-page';
@@ -16,5 +17,6 @@ export const PAGES: PageSpec[] = [
   { path: '/requests', title: 'Requests', icon: '≡', component: RequestsPage },
   { path: '/dashboard', title: 'Dashboard', icon: '▤', component: DashboardPage },
   { path: '/prompts', title: 'Prompts', icon: '✎', component: PromptsPage },
+  { path: '/datasets', title: 'Datasets', icon: '▦', component: DatasetsPage },
   { path: '/settings', title: 'Settings', icon: '⚙', component: SettingsPage },
 ];

@@ -9,6 +9,9 @@ import { useRequestPages } from './use-request-pages';
 import { RequestsEmpty } from './requests-empty';
 import { SelectionBar } from './selection-bar';
 
+/** The server stops counting filtered matches here (a count over a million rows would cost more than the page). */
+const COUNT_CAP = 1000;
+
 export function RequestsPage() {
   const { params } = useLocation();
   const signature = filterSignature(params);
@@ -36,7 +39,7 @@ export function RequestsPage() {
       <div className="page-head">
         <h1>Requests</h1>
         <span className="muted" data-testid="request-count" aria-live="polite">
-          {pages.loading && pages.items.length === 0 ? 'Loading…' : `${fmtInt(pages.total)} ${filtered ? 'matching' : 'logged'}`}
+          {pages.loading && pages.items.length === 0 ? 'Loading…' : `${fmtInt(pages.total)}${filtered && pages.total >= COUNT_CAP ? '+' : ''} ${filtered ? 'matching' : 'logged'}`}
         </span>
         <span className="spacer" />
         <SelectionBar checked={checked} onClear={() => setChecked(new Set())} />
