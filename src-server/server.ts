@@ -24,6 +24,7 @@ import { createPromptService } from './services/prompts';
 import { createProviderService } from './services/providers';
 import { createRequestService } from './services/requests';
 import { closeDatabase, openDatabase, type Db } from './store/db';
+import { createIngest } from './store/ingest';
 import { createDatasetStore } from './store/datasets';
 import { createFolderStore } from './store/folders';
 import { createPromptStore } from './store/prompts';
@@ -78,6 +79,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
 
   const db = openDatabase(files.database);
   const writer = createWriter(db);
+  const ingest = createIngest(files.database);
   const auth = createAuthService({
     store: createWorkspaceStore(db),
     sessionSecret: loadOrCreateSecret(files.sessionSecret),
@@ -92,6 +94,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
     store: createRequestStore(db),
     stats: createRequestStatsStore(db),
     writer,
+    ingest,
     promptLinks: prompts.links,
     now,
   });
@@ -127,6 +130,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   try {
     await listen(http, host, options.port ?? 8420);
   } catch (error) {
+    await ingest.close();
     closeDatabase(db);
     throw error;
   }
@@ -152,6 +156,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
         await stopped;
         clearTimeout(force);
         await writer.flush();
+        await ingest.close();
         closeDatabase(db);
       })();
       return closing;

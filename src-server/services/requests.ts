@@ -2,6 +2,7 @@ import { invalidField, notFound } from '../errors';
 import type { LogRequestBody } from '../schemas/logging';
 import type { RequestListQuery } from '../schemas/explorer';
 import type { Writer } from '../store/writer';
+import type { Ingest } from '../store/ingest';
 import type { Keyset, RequestRow, RequestStore } from '../store/requests';
 import type { RequestStatsStore } from '../store/request-stats';
 import { percentiles, utcDay } from '../store/request-stats';
@@ -12,6 +13,8 @@ export interface RequestServiceDeps {
   store: RequestStore;
   stats: RequestStatsStore;
   writer: Writer;
+  /** Where new requests are written (a dedicated thread; see store/ingest.ts). */
+  ingest: Ingest;
   promptLinks: PromptLinks;
   now: () => number;
 }
@@ -21,7 +24,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** A logged request in the log body's own field names (API.md "A logged request"). */
 export type RequestView = ReturnType<ReturnType<typeof createRequestService>['view']>;
 
-export function createRequestService({ store, stats, writer, promptLinks, now }: RequestServiceDeps) {
+export function createRequestService({ store, stats, writer, ingest, promptLinks, now }: RequestServiceDeps) {
   function view(row: RequestRow, scores: Record<string, number>) {
     const input = JSON.parse(row.input);
     const parameters = JSON.parse(row.parameters);
@@ -78,8 +81,7 @@ export function createRequestService({ store, stats, writer, promptLinks, now }:
         : null;
       const scoreName = body.score_name ?? 'default';
       const createdAt = now();
-      const id = await writer.write(() =>
-        store.insert({
+      const id = await ingest.insert({
           workspace_id: workspaceId,
           provider: body.provider,
           model: body.model,
@@ -109,8 +111,7 @@ export function createRequestService({ store, stats, writer, promptLinks, now }:
           group_id: body.group_id ?? null,
           created_at: createdAt,
           searchText: searchText(body.input, body.output),
-        }),
-      );
+        });
       return {
         id,
         prompt_version:

@@ -1,0 +1,64 @@
+import { Worker } from 'node:worker_threads';
+import type { IngestMessage, IngestResult } from './ingest-worker';
+import type { NewRequest } from './requests';
+
+export interface Ingest {
+  /** Resolves with the new request's id once its transaction has committed. */
+  insert(row: NewRequest): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** From source (tsx, tests) the worker's TypeScript is loaded through ingest-worker-boot.mjs. */
+function startWorker(file: string): Worker {
+  const entry = import.meta.url.endsWith('.ts') ? './ingest-worker-boot.mjs' : './ingest-worker.js';
+  return new Worker(new URL(entry, import.meta.url), { workerData: { file } });
+}
+
+/**
+ * Group commit on a dedicated thread (ingest-worker.ts). Each caller is answered only after the
+ * batch holding its row commits, so nothing acknowledged is lost; a SIGKILL loses only requests
+ * not yet answered.
+ */
+export function createIngest(file: string): Ingest {
+  const worker = startWorker(file);
+  const pending = new Map<number, { resolve: (id: number) => void; reject: (error: Error) => void }>();
+  let seq = 0;
+  let failure: Error | undefined;
+
+  worker.on('message', (results: IngestResult[]) => {
+    for (const result of results) {
+      const waiter = pending.get(result.seq);
+      pending.delete(result.seq);
+      if ('error' in result) waiter?.reject(new Error(`ingest failed: ${result.error}`));
+      else waiter?.resolve(result.id);
+    }
+  });
+  const fail = (error: Error) => {
+    failure ??= error;
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
+  };
+  worker.on('error', fail);
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      fail(new Error('the ingest thread has stopped'));
+      resolve();
+    }),
+  );
+
+  const send = (message: IngestMessage) => worker.postMessage(message);
+  return {
+    insert(row) {
+      if (failure) return Promise.reject(failure);
+      return new Promise<number>((resolve, reject) => {
+        const id = ++seq;
+        pending.set(id, { resolve, reject });
+        send({ seq: id, row });
+      });
+    },
+    async close() {
+      if (!failure) send({ close: true });
+      await exited;
+    },
+  };
+}
