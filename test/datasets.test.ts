@@ -107,6 +107,20 @@ describe('from-file', () => {
     expect(await versionsOf(g.dataset_group.id)).toHaveLength(1); // only the draft
   });
 
+  it('writes nothing when the bad line comes after several batches of good rows', async () => {
+    const g = await group();
+    const count = () => (t.server.db.prepare('SELECT count(*) AS n FROM dataset_rows').get() as { n: number }).n;
+    const before = count();
+    const lines = ['id,text', ...Array.from({ length: 12_000 }, (_, i) => `${i},"row ${i}"`), '12000,"bad" trailing'];
+    const res = await upload(g.dataset_group.id, 'late.csv', lines.join('\n'));
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(/line 12002: /);
+    expect(count()).toBe(before);
+    expect(await versionsOf(g.dataset_group.id)).toHaveLength(1);
+    const next = await upload(g.dataset_group.id, 'ok.csv', 'id\n1\n');
+    expect(next.body.version_number).toBe(1);
+  });
+
   it('imports JSON arrays of objects with any values, columns in order of first appearance', async () => {
     const g = await group();
     const json = JSON.stringify([{ q: 'one', n: 1 }, { q: 'two', meta: { k: [1, 2] }, ok: true }], null, 2);

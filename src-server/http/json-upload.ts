@@ -135,7 +135,7 @@ class UploadScanner {
   }
 
   private async decode(chars: string, final = false): Promise<void> {
-    const text = this.base64Tail + chars.replace(/\s+/g, '');
+    const text = this.base64Tail + (/\s/.test(chars) ? chars.replace(/\s+/g, '') : chars);
     if (!BASE64_CHARS.test(text)) throw invalidBase64(this.fileField);
     const usable = final ? text.length : text.length - (text.length % 4);
     this.base64Tail = text.slice(usable);

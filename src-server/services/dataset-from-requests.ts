@@ -80,7 +80,7 @@ export async function publishFromRequests(
   body: FromRequestsBody,
 ): Promise<PublishedVersion> {
   const { requests } = deps;
-  let rows: AsyncIterable<Record<string, unknown>>;
+  let rows: AsyncIterable<Array<Record<string, unknown>>>;
   if (body.request_log_ids) {
     const ids = [...new Set(body.request_log_ids)].slice(0, body.limit);
     // All ids are checked before anything is written: a missing one fails the whole request.
@@ -90,9 +90,11 @@ export async function publishFromRequests(
       }
     });
     rows = (async function* () {
-      for (const id of ids) {
-        const row = requests.get(workspaceId, id);
-        if (row) yield requestRecord(row, body.variables_to_parse);
+      for (let i = 0; i < ids.length; i += PAGE) {
+        yield ids.slice(i, i + PAGE).flatMap((id) => {
+          const row = requests.get(workspaceId, id);
+          return row ? [requestRecord(row, body.variables_to_parse)] : [];
+        });
       }
     })();
   } else {
@@ -105,7 +107,7 @@ export async function publishFromRequests(
       let after: { startTime: number; id: number } | undefined;
       while (left > 0) {
         const page = requests.list(workspaceId, filter, after, Math.min(PAGE, left));
-        for (const row of page) yield requestRecord(row, body.variables_to_parse);
+        yield page.map((row) => requestRecord(row, body.variables_to_parse));
         left -= page.length;
         if (page.length < Math.min(PAGE, left + page.length)) return;
         const last = page[page.length - 1];

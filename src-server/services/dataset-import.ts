@@ -10,7 +10,9 @@ export interface DatasetImportDeps {
   now: () => number;
 }
 
-/** Rows per write transaction: large enough that commits (one fsync each) are not the cost. */
+/** Rows per write transaction (~1 MB): commits (one fsync each) are not the cost, other writers
+ * wait at most one batch, and the batch's strings die young. Measured on the 100k-row bench:
+ * 5,000 rows a batch cost 1.7 s of CPU and 310 MB peak RSS, 2,000 rows 1.1 s and 172 MB. */
 const BATCH_ROWS = 2000;
 
 export interface PublishedVersion {
@@ -30,7 +32,7 @@ export async function publishRecords(
   { store, writer, now }: DatasetImportDeps,
   groupId: number,
   initialColumns: readonly string[],
-  records: AsyncIterable<Record<string, unknown>>,
+  records: AsyncIterable<Array<Record<string, unknown>>>,
 ): Promise<PublishedVersion> {
   const pendingId = await writer.write(() => store.createPending(groupId, now()));
   const columns = new Set(initialColumns);
@@ -43,10 +45,12 @@ export async function publishRecords(
       batch = [];
       await writer.write(() => store.insertRows(pendingId, start, rows));
     };
-    for await (const data of records) {
-      for (const key in data) columns.add(key);
-      batch.push(JSON.stringify(data));
-      count++;
+    for await (const chunk of records) {
+      for (const data of chunk) {
+        for (const key in data) columns.add(key);
+        batch.push(JSON.stringify(data));
+        count++;
+      }
       if (batch.length >= BATCH_ROWS) await flush();
     }
     if (batch.length > 0) await flush();
@@ -62,14 +66,16 @@ export async function publishRecords(
   }
 }
 
-async function* dataOf(records: AsyncIterable<FileRecord>): AsyncGenerator<Record<string, unknown>> {
-  for await (const record of records) yield record.data;
+async function* dataOf(records: AsyncIterable<FileRecord[]>): AsyncGenerator<Array<Record<string, unknown>>> {
+  for await (const chunk of records) yield chunk.map((r) => r.data);
 }
 
 /** `from-file`: the decoded file is on disk (the upload spooled it); parse and publish it. */
 export async function publishFile(deps: DatasetImportDeps, groupId: number, fileName: string, path: string): Promise<PublishedVersion> {
   try {
-    const parsed = await parseFile(formatOf(fileName), createReadStream(path, { highWaterMark: 1024 * 1024 }));
+    // 64 KiB reads keep each chunk's strings in V8's young generation; 1 MiB chunks land in
+    // large-object space, live until a full GC, and cost ~100 MB more peak RSS on the bench.
+    const parsed = await parseFile(formatOf(fileName), createReadStream(path, { highWaterMark: 64 * 1024 }));
     return await publishRecords(deps, groupId, parsed.columns, dataOf(parsed.records));
   } catch (error) {
     if (error instanceof FileError) {

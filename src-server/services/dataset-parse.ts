@@ -17,7 +17,8 @@ export interface FileRecord {
 export interface ParsedFile {
   /** Known before any record for CSV (its header); discovered as records arrive otherwise. */
   columns: string[];
-  records: AsyncIterable<FileRecord>;
+  /** Records in file order, a chunk's worth at a time (one await per chunk, not per record). */
+  records: AsyncIterable<FileRecord[]>;
 }
 
 export class FileError extends Error {
@@ -100,7 +101,7 @@ async function parseCsv(text: AsyncGenerator<string>): Promise<ParsedFile> {
 
   let line = 1;
 
-  async function* rows(): AsyncGenerator<{ line: number; fields: string[] }> {
+  async function* rows(): AsyncGenerator<Array<{ line: number; fields: string[] }>> {
     let partial = '';
     let baseIndex = 0;
     let chunk: string | null = pending;
@@ -112,15 +113,18 @@ async function parseCsv(text: AsyncGenerator<string>): Promise<ParsedFile> {
       chunk = null;
       const result = parser.parse(input, baseIndex, !last) as Papa.ParseResult<string[]>;
       const quoteError = result.errors.find((e) => e.type === 'Quotes');
+      const out: Array<{ line: number; fields: string[] }> = [];
       for (let i = 0; i < result.data.length; i++) {
         const fields = result.data[i];
         const start = line;
-        line += 1 + fields.reduce((n, f) => n + newlines(f), 0);
+        line += 1;
+        for (const f of fields) if (f.includes('\n')) line += newlines(f);
         if (quoteError && quoteError.row === i) throw new FileError(start, `${quoteError.message.toLowerCase()} (check the quotes)`);
         // A blank line parses as one empty field; it is not a row.
         if (fields.length === 1 && fields[0] === '') continue;
-        yield { line: start, fields };
+        out.push({ line: start, fields });
       }
+      if (out.length > 0) yield out;
       if (last) return;
       const cursor = (result.meta as { cursor: number }).cursor;
       partial = input.slice(cursor - baseIndex);
@@ -132,9 +136,11 @@ async function parseCsv(text: AsyncGenerator<string>): Promise<ParsedFile> {
   }
 
   const source = rows();
-  const first = await source.next();
-  if (first.done) throw new FileError(1, 'the file is empty: a CSV needs a header row');
-  const header = first.value.fields.map((name) => name.trim());
+  const firstChunk = await source.next();
+  if (firstChunk.done) throw new FileError(1, 'the file is empty: a CSV needs a header row');
+  const [headerRow, ...firstRows] = firstChunk.value;
+  const first = { value: headerRow };
+  const header = headerRow.fields.map((name) => name.trim());
   if (header.length > MAX_COLUMNS) throw new FileError(1, `the header has ${header.length} columns; at most ${MAX_COLUMNS} are allowed`);
   const seen = new Set<string>();
   header.forEach((name, i) => {
@@ -144,15 +150,18 @@ async function parseCsv(text: AsyncGenerator<string>): Promise<ParsedFile> {
   });
   const columns = header;
 
-  async function* records(): AsyncGenerator<FileRecord> {
-    for await (const { line: at, fields } of source) {
+  const toRecords = (chunk: Array<{ line: number; fields: string[] }>): FileRecord[] =>
+    chunk.map(({ line: at, fields }) => {
       if (fields.length !== columns.length) {
         throw new FileError(at, `${fields.length} field${fields.length === 1 ? '' : 's'}, but the header has ${columns.length} column${columns.length === 1 ? '' : 's'}`);
       }
       const data: Record<string, unknown> = {};
       for (let i = 0; i < columns.length; i++) data[columns[i]] = fields[i];
-      yield { line: at, data };
-    }
+      return { line: at, data };
+    });
+  async function* records(): AsyncGenerator<FileRecord[]> {
+    if (firstRows.length > 0) yield toRecords(firstRows);
+    for await (const chunk of source) yield toRecords(chunk);
   }
   return { columns, records: records() };
 }
@@ -177,23 +186,24 @@ function parseJsonText(text: string, line: number, what: string): unknown {
 }
 
 /** One JSON object per line; blank lines are skipped. */
-async function* jsonLineRecords(text: AsyncIterable<string>): AsyncGenerator<FileRecord> {
+async function* jsonLineRecords(text: AsyncIterable<string>): AsyncGenerator<FileRecord[]> {
   let partial = '';
   let line = 0;
   for await (const chunk of text) {
-    partial += chunk;
-    let end: number;
-    while ((end = partial.indexOf('\n')) !== -1) {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop()!;
+    const out: FileRecord[] = [];
+    for (const raw of lines) {
       line++;
-      const body = partial.slice(0, end).trim();
-      partial = partial.slice(end + 1);
-      if (body) yield { line, data: recordFrom(parseJsonText(body, line, 'the line'), line, 'the line') };
+      const body = raw.trim();
+      if (body) out.push({ line, data: recordFrom(parseJsonText(body, line, 'the line'), line, 'the line') });
     }
+    if (out.length > 0) yield out;
     if (partial.length > MAX_RECORD_CHARS) throw new FileError(line + 1, `the line is longer than ${MAX_RECORD_CHARS / 1024 / 1024} MB`);
   }
   line++;
   const body = partial.trim();
-  if (body) yield { line, data: recordFrom(parseJsonText(body, line, 'the line'), line, 'the line') };
+  if (body) yield [{ line, data: recordFrom(parseJsonText(body, line, 'the line'), line, 'the line') }];
 }
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
@@ -202,7 +212,7 @@ const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
  * A top-level JSON array of objects, cut into elements by a small scanner (strings, escapes and
  * nesting) and each element parsed on its own: memory holds one element, not the file.
  */
-async function* jsonArrayRecords(text: AsyncIterable<string>): AsyncGenerator<FileRecord> {
+async function* jsonArrayRecords(text: AsyncIterable<string>): AsyncGenerator<FileRecord[]> {
   type State = 'start' | 'first' | 'element' | 'after' | 'comma' | 'done';
   let state = 'start' as State;
   let line = 1;
@@ -216,6 +226,7 @@ async function* jsonArrayRecords(text: AsyncIterable<string>): AsyncGenerator<Fi
   const what = () => `element ${index + 1} of the array`;
 
   for await (const chunk of text) {
+    const out: FileRecord[] = [];
     let start = state === 'element' ? 0 : -1;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
@@ -236,7 +247,7 @@ async function* jsonArrayRecords(text: AsyncIterable<string>): AsyncGenerator<Fi
             const element = pieces.join('');
             pieces = [];
             pieceChars = 0;
-            yield { line: elementLine, data: recordFrom(parseJsonText(element, elementLine, what()), elementLine, what()) };
+            out.push({ line: elementLine, data: recordFrom(parseJsonText(element, elementLine, what()), elementLine, what()) });
             index++;
             state = 'after';
           }
@@ -269,6 +280,7 @@ async function* jsonArrayRecords(text: AsyncIterable<string>): AsyncGenerator<Fi
         throw new FileError(line, `unexpected "${ch}" after the end of the array`);
       }
     }
+    if (out.length > 0) yield out;
     if (state === 'element') {
       const piece = chunk.slice(start);
       pieces.push(piece);

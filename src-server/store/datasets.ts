@@ -25,6 +25,7 @@ export interface DatasetRowRecord {
 }
 
 export const DRAFT_VERSION = -1;
+const ROWS_PER_INSERT = 100;
 
 export function createDatasetStore(db: Db) {
   const insertGroup = db.prepare('INSERT INTO dataset_groups (workspace_id, folder_id, name, created_at) VALUES (?, ?, ?, ?)');
@@ -48,6 +49,10 @@ export function createDatasetStore(db: Db) {
   const deleteRowsOf = db.prepare('DELETE FROM dataset_rows WHERE dataset_id = ?');
   const deleteDataset = db.prepare('DELETE FROM datasets WHERE id = ?');
   const insertRow = db.prepare('INSERT INTO dataset_rows (dataset_id, row_index, data) VALUES (?, ?, ?)');
+  // One statement per 100 rows: an import spends less time crossing into SQLite per row.
+  const insertMany = db.prepare(
+    `INSERT INTO dataset_rows (dataset_id, row_index, data) VALUES ${Array.from({ length: ROWS_PER_INSERT }, () => '(?, ?, ?)').join(', ')}`,
+  );
   const copyRows = db.prepare(
     'INSERT INTO dataset_rows (dataset_id, row_index, data) SELECT ?, row_index, data FROM dataset_rows WHERE dataset_id = ? ORDER BY row_index',
   );
@@ -157,7 +162,17 @@ export function createDatasetStore(db: Db) {
 
     /** Appends rows at `startIndex`, `startIndex + 1`, ...; `rows` are JSON texts. */
     insertRows(datasetId: number, startIndex: number, rows: readonly string[]): void {
-      rows.forEach((data, i) => insertRow.run(datasetId, startIndex + i, data));
+      let i = 0;
+      const params: unknown[] = new Array(ROWS_PER_INSERT * 3);
+      for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
+        for (let k = 0; k < ROWS_PER_INSERT; k++) {
+          params[k * 3] = datasetId;
+          params[k * 3 + 1] = startIndex + i + k;
+          params[k * 3 + 2] = rows[i + k];
+        }
+        insertMany.run(params);
+      }
+      for (; i < rows.length; i++) insertRow.run(datasetId, startIndex + i, rows[i]);
     },
 
     deleteRows: (datasetId: number) => deleteRowsOf.run(datasetId),
