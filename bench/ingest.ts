@@ -1,11 +1,14 @@
 // Ingest throughput: POST /log-request against a no-op route on the same Koa stack, same run,
-// same load generator (autocannon, 50 connections, ~2 KB bodies). Prints req/s, p50, p99 and b/a.
+// same load generator (50 connections, ~2 KB bodies, each different). Prints req/s, p50, p99 and
+// b/a. The generator is wrk when installed (C, light on the shared CPU), else autocannon.
 import autocannon from 'autocannon';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBenchServer } from './support/spawn';
 
+const dir = mkdtempSync(join(tmpdir(), 'promptledger-bench-ingest-'));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const words = 'the quick brown fox jumps over a lazy dog while models answer prompts about weather travel code and 東京 data'.split(' ');
@@ -36,7 +39,34 @@ function body(i: number): string {
   });
 }
 
+const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
+
+/** wrk cycles through 2,000 pre-built bodies from a Lua script. */
+function loadWithWrk(url: string, path: string, seconds: number) {
+  const script = join(dir, 'bodies.lua');
+  const bodies = Array.from({ length: 2000 }, (_, i) => `[[${body(i)}]]`).join(',\n');
+  writeFileSync(script, `local bodies = {${bodies}}
+local i = 0
+wrk.method = "POST"
+wrk.headers["content-type"] = "application/json"
+wrk.headers["x-api-key"] = "pl_bench_key"
+request = function()
+  i = i % #bodies + 1
+  return wrk.format(nil, "${path}", nil, bodies[i])
+end`);
+  const out = execFileSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', script, url], { encoding: 'utf8' });
+  const ms = (label: string) => {
+    const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    if (!m) return NaN;
+    return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+  };
+  if (/Non-2xx/.test(out)) throw new Error(`${path}: non-2xx responses\n${out}`);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)![1]);
+  return { rps, p50: ms('50%'), p99: ms('99%'), total: Number(/(\d+) requests in/.exec(out)![1]) };
+}
+
 async function load(url: string, path: string, seconds: number) {
+  if (hasWrk) return loadWithWrk(url, path, seconds);
   let i = 0;
   const result = await autocannon({
     url,
@@ -56,15 +86,15 @@ async function load(url: string, path: string, seconds: number) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'promptledger-bench-ingest-'));
 const server = await startBenchServer(dir);
 try {
-  console.log(`ingest: ${CONNECTIONS} connections, ${SECONDS} s each, body ≈ ${body(1).length} bytes`);
+  console.log(`ingest: ${hasWrk ? 'wrk' : 'autocannon'}, ${CONNECTIONS} connections, ${SECONDS} s each, body ≈ ${body(1).length} bytes`);
   await load(server.url, '/bench/noop', 2);
   await load(server.url, '/log-request', 2);
   const noop = await load(server.url, '/bench/noop', SECONDS);
   const ingest = await load(server.url, '/log-request', SECONDS);
-  const line = (name: string, r: typeof noop) => `  ${name.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms`;
+  const line = (name: string, r: typeof noop) =>
+    `  ${name.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`;
   console.log(line('(a) no-op route', noop));
   console.log(line('(b) POST /log-request', ingest));
   console.log(`  ratio b/a: ${(ingest.rps / noop.rps).toFixed(2)}  (target ≥ 0.6; p99 target ≤ 25 ms)`);
