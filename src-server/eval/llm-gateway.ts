@@ -22,6 +22,8 @@ export interface LlmCallResult {
 export interface LlmGateway {
   chat(scope: CallScope, engine: Engine, messages: ChatMessage[], signal: AbortSignal): Promise<LlmCallResult>;
   embed(scope: CallScope, engine: Pick<Engine, 'provider' | 'model'>, input: string[], signal: AbortSignal): Promise<{ vectors: number[][]; cost: number; inputTokens: number }>;
+  /** Resolves once every call made so far is in the request log. */
+  settled(): Promise<void>;
 }
 
 /** A logged LLM call, as `POST /log-request` would receive it. */
@@ -53,6 +55,12 @@ export interface LlmGatewayDeps {
 
 export function createLlmGateway({ findProvider, env, concurrency, logCall, now }: LlmGatewayDeps): LlmGateway & { limiterFor(name: string): Limiter } {
   const limiters = new Map<string, Limiter>();
+  // A cell does not wait for its call's log entry to commit; a run waits for all of them at its end.
+  const logging = new Set<Promise<unknown>>();
+  const track = (entry: Promise<unknown>) => {
+    logging.add(entry);
+    void entry.finally(() => logging.delete(entry));
+  };
   const limiterFor = (key: string) => limiters.get(key) ?? limiters.set(key, createLimiter(concurrency)).get(key)!;
 
   function connect(workspaceId: number, name: string): ProviderConnection {
@@ -77,25 +85,30 @@ export function createLlmGateway({ findProvider, env, concurrency, logCall, now 
 
   return {
     limiterFor,
+    async settled() {
+      await Promise.allSettled([...logging]);
+    },
     async chat(scope, engine, messages, signal) {
       const connection = connect(scope.workspaceId, engine.provider);
       const client = providerClients[connection.client];
       const startedAt = now();
       const log = (entry: Pick<LlmCallLog, 'output' | 'inputTokens' | 'outputTokens' | 'price' | 'error'>) =>
-        logCall(scope.workspaceId, {
-          provider: engine.provider, model: engine.model, messages, parameters: engine.parameters,
-          startedAt, endedAt: now(), ...tagsOf(scope), ...entry,
-        });
+        track(
+          logCall(scope.workspaceId, {
+            provider: engine.provider, model: engine.model, messages, parameters: engine.parameters,
+            startedAt, endedAt: now(), ...tagsOf(scope), ...entry,
+          }),
+        );
       try {
         const answer = await limiterFor(keyOf(connection)).run(
           () => client.chat(connection, { model: engine.model, messages, parameters: engine.parameters }, signal),
           signal,
         );
         const cost = priceOf(engine.model, answer.inputTokens, answer.outputTokens);
-        await log({ output: answer.text, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, price: cost, error: null });
+        log({ output: answer.text, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, price: cost, error: null });
         return { text: answer.text, cost, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens };
       } catch (error) {
-        if (!signal.aborted) await log({ output: null, inputTokens: 0, outputTokens: 0, price: 0, error: (error as Error).message });
+        if (!signal.aborted) log({ output: null, inputTokens: 0, outputTokens: 0, price: 0, error: (error as Error).message });
         throw error;
       }
     },

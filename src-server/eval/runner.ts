@@ -129,6 +129,17 @@ export function createRunner(deps: RunnerDeps) {
     async function runRow(row: { row_index: number; data: Record<string, unknown> }, done: Map<number, { status: CellStatus; value: string | null }>) {
       const values: Record<string, unknown> = { ...row.data };
       const statuses = new Map<string, CellStatus>();
+      // Each cell is queued for commit the moment it finishes, but the row does not wait for one
+      // commit before computing the next column (a commit is an fsync: 1–10 ms); it waits for all
+      // of them at its end. A crash loses only uncommitted cells, which a resume recomputes.
+      const writes: Array<Promise<void>> = [];
+      try {
+        await columnsOf(values, statuses, writes);
+      } finally {
+        await Promise.all(writes);
+      }
+
+      async function columnsOf(values: Record<string, unknown>, statuses: Map<string, CellStatus>, writes: Array<Promise<void>>) {
       for (const column of columns) {
         if (signal.aborted) return;
         const name = column.row.name;
@@ -169,13 +180,13 @@ export function createRunner(deps: RunnerDeps) {
           }
         }
         const latency = now() - started;
-        await writer.write(() =>
+        writes.push(writer.write(() =>
           cells.upsert({
             report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
             value: cell.value === null ? null : JSON.stringify(cell.value), error: cell.error, cost: cell.cost,
             input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
           }),
-        );
+        ));
         values[name] = cell.value;
         statuses.set(name, cell.status);
         progress.done_cells++;
@@ -184,6 +195,7 @@ export function createRunner(deps: RunnerDeps) {
         progress.input_tokens += cell.inputTokens;
         progress.output_tokens += cell.outputTokens;
         tick();
+      }
       }
     }
 
@@ -204,6 +216,7 @@ export function createRunner(deps: RunnerDeps) {
   async function run(report: ReportRow, controller: AbortController, progress: Progress) {
     try {
       await execute(report, controller, progress);
+      await tools.llm.settled();
       await deps.finalize(report);
       await writer.write(() => reports.finish(report.id, 'COMPLETED', null, now()));
       progress.status = 'COMPLETED';

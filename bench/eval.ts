@@ -1,0 +1,136 @@
+// Evaluation runner: wall time against the ideal, overhead per cell, memory on a large dataset.
+// The server runs the real CLI in a child process; the local mock LLM runs in this process.
+//   1,000 rows × [PROMPT_TEMPLATE (mock at 50 ms) + COMPARE + CONTAINS + REGEX] at concurrency
+//   10 and 50: wall time vs rows × latency / concurrency (the ideal; target ≤ 1.15×).
+//   Same pipeline with a 0 ms mock: the runner's own cost per cell, against a baseline measured
+//   in the same run: the same number of chat calls sent straight to the mock at the same
+//   concurrency (HTTP + JSON only, no storage).
+//   100,000 rows with a 0 ms mock: the server's RSS sampled through the run.
+// `BENCH_EVAL_BIG_ROWS` changes the large dataset's size.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { call } from '../test/support/server';
+import { startMockLlm } from '../test/support/mock-llm';
+import { root } from './support/spawn';
+
+const KEY = 'pl_bench_eval_key';
+const BIG = Number(process.env.BENCH_EVAL_BIG_ROWS ?? 100_000);
+
+async function serve(dataDir: string, mockUrl: string): Promise<{ url: string; child: ChildProcess; rssMiB(): number }> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'promptledger.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
+    cwd: root,
+    env: { ...process.env, PROMPTLEDGER_API_KEY: KEY, OPENAI_BASE_URL: mockUrl, OPENAI_API_KEY: 'sk-bench', PROMPTLEDGER_EVAL_CONCURRENCY: '50' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+  const rssMiB = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+  return { url, child, rssMiB };
+}
+
+const columns = [
+  {
+    column_type: 'PROMPT_TEMPLATE', name: 'answer',
+    configuration: {
+      inline_template: { prompt_template: { type: 'chat', messages: [{ role: 'user', content: [{ type: 'text', text: '{q}' }] }] } },
+      prompt_template_variable_mappings: { q: 'q' }, engine: { provider: 'openai', model: 'gpt-4o-mini' },
+    },
+  },
+  { column_type: 'COMPARE', name: 'exact', configuration: { sources: ['answer', 'expected'] } },
+  { column_type: 'CONTAINS', name: 'mentions', configuration: { source: 'answer', value_source: 'q' } },
+  { column_type: 'REGEX', name: 'shape', configuration: { source: 'answer', regex_pattern: '^echo: question \\d+$' } },
+];
+
+async function main() {
+  const mock = await startMockLlm();
+  const dataDir = mkdtempSync(join(tmpdir(), 'promptledger-bench-eval-'));
+  const server = await serve(dataDir, mock.baseUrl);
+  const api = (path: string, body?: unknown) => call(server.url, path, { key: KEY, body });
+
+  async function dataset(rows: number) {
+    const data = Array.from({ length: rows }, (_, i) => ({ q: `question ${i}`, expected: i % 4 === 0 ? `echo: question ${i}` : 'something else' }));
+    const group = await api('/api/public/v2/dataset-groups', { name: `bench ${rows} ${Date.now()}` });
+    const version = await api('/api/public/v2/dataset-versions/from-file', {
+      dataset_group_id: group.body.dataset_group.id, file_name: 'rows.json', file_content_base64: Buffer.from(JSON.stringify(data)).toString('base64'),
+    });
+    if (version.status !== 201) throw new Error(JSON.stringify(version.body));
+    const pipeline = await api('/reports', { dataset_group_id: group.body.dataset_group.id, columns });
+    if (pipeline.status !== 201) throw new Error(JSON.stringify(pipeline.body));
+    return pipeline.body.report_id as number;
+  }
+
+  async function run(pipelineId: number, concurrency: number, onTick?: () => void) {
+    const t0 = performance.now();
+    const started = await api(`/reports/${pipelineId}/run`, { name: `c${concurrency}`, concurrency });
+    for (;;) {
+      onTick?.();
+      const report = await api(`/reports/${started.body.report_id}`);
+      if (report.body.status !== 'RUNNING') {
+        if (report.body.status !== 'COMPLETED') throw new Error(JSON.stringify(report.body));
+        return { wallMs: performance.now() - t0, serverMs: report.body.stats.duration_ms as number, score: report.body.report.score as number };
+      }
+      await new Promise((r) => setTimeout(r, onTick ? 250 : 20));
+    }
+  }
+
+  const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  console.log(`load average at start: ${load()} (2 cores)`);
+
+  const small = await dataset(1000);
+  mock.setLatency(0);
+  await run(small, 10); // warm-up: JIT, page cache, WASM-free path
+
+  mock.setLatency(50);
+  for (const concurrency of [10, 50]) {
+    const ideal = (1000 * 50) / concurrency;
+    const r = await run(small, concurrency);
+    console.log(`1,000 rows, 50 ms mock, concurrency ${concurrency}: server ${r.serverMs} ms, client ${r.wallMs.toFixed(0)} ms; ideal ${ideal} ms; ratio ${(r.serverMs / ideal).toFixed(3)}× (score ${r.score})`);
+  }
+
+  mock.setLatency(0);
+  for (const concurrency of [10, 50]) {
+    const r = await run(small, concurrency);
+    const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'question 1' }] };
+    const b0 = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (next < 1000) {
+        next++;
+        const res = await fetch(`${mock.baseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        await res.json();
+      }
+    }));
+    const baseline = performance.now() - b0;
+    console.log(`1,000 rows × 4 columns, 0 ms mock, concurrency ${concurrency}: ${r.serverMs} ms = ${(r.serverMs / 4000).toFixed(3)} ms per cell, ${(r.serverMs / 1000).toFixed(2)} ms per row; ` +
+      `baseline 1,000 direct mock calls ${baseline.toFixed(0)} ms (${(baseline / 1000).toFixed(2)} ms each); runner overhead ≈ ${((r.serverMs - baseline) / 4000).toFixed(3)} ms per cell`);
+  }
+
+  const big = await dataset(BIG);
+  const samples: Array<{ progress: number; rss: number }> = [];
+  const before = server.rssMiB();
+  let polls = 0;
+  const r = await run(big, 50, () => {
+    if (polls++ % 2 === 0) samples.push({ progress: samples.length, rss: server.rssMiB() });
+  });
+  const rss = samples.map((s) => s.rss);
+  const quarter = (f: number) => rss[Math.min(rss.length - 1, Math.floor(f * (rss.length - 1)))].toFixed(0);
+  console.log(`${BIG.toLocaleString('en')} rows × 4 columns, 0 ms mock, concurrency 50: ${(r.serverMs / 1000).toFixed(1)} s (${(r.serverMs / BIG / 4).toFixed(3)} ms per cell); ` +
+    `server RSS before ${before.toFixed(0)} MiB, at 10/25/50/75/100 % of the run ${quarter(0.1)}/${quarter(0.25)}/${quarter(0.5)}/${quarter(0.75)}/${quarter(1)} MiB, peak ${Math.max(...rss).toFixed(0)} MiB`);
+  console.log(`load average at end: ${load()}`);
+
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+  await mock.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+await main();
