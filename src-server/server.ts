@@ -15,6 +15,7 @@ import { datasetRoutes } from './http/routes/datasets';
 import { folderRoutes } from './http/routes/folders';
 import { staticFiles } from './http/static';
 import { systemRoutes } from './http/routes/system';
+import { columnTypeRoutes } from './http/routes/column-types';
 import { dataFiles } from './data-dir';
 import { createAuthService } from './services/auth';
 import { createDatasetService } from './services/datasets';
@@ -112,7 +113,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const datasetRouteOptions = { bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT };
 
   const app = createApp({
-    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...datasetRoutes(datasets, datasetRouteOptions), ...folderRoutes(folders), ...evaluations.routes(), ...promptRoutes(prompts), ...providerRoutes(providers), ...systemRoutes(options.dataDir, VERSION), ...(options.extraRoutes ?? [])],
+    routes: [...loggingRoutes(requests), ...requestRoutes(requests), ...workspaceRoutes(auth), ...datasetRoutes(datasets, datasetRouteOptions), ...folderRoutes(folders), ...evaluations.routes(), ...promptRoutes(prompts), ...providerRoutes(providers), ...systemRoutes(options.dataDir, VERSION), ...columnTypeRoutes(), ...(options.extraRoutes ?? [])],
     auth,
     bodyLimitBytes: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
     log,

@@ -128,3 +128,69 @@ export interface DatasetRows {
   pages: number;
   total: number;
 }
+
+export interface ReportColumn {
+  id: number;
+  report_id: number;
+  column_type: string;
+  name: string;
+  configuration: Record<string, unknown>;
+  position: number;
+  is_part_of_score: boolean;
+}
+
+export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED';
+
+export interface ReportDetail {
+  report: { id: number; name: string; is_blueprint: boolean; parent_report_id: number | null; dataset_group_id: number; dataset_id: number; score: number | null; created_at: string };
+  status: RunStatus | null;
+  error: string | null;
+  stats: { status_counts: Record<'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED', number>; cost: number; input_tokens: number; output_tokens: number; duration_ms: number | null };
+  report_columns: ReportColumn[];
+}
+
+export interface RunSummary {
+  id: number;
+  name: string;
+  status: RunStatus;
+  score: number | null;
+  dataset_id: number;
+  created_at: string;
+}
+
+export interface PipelineSummary {
+  id: number;
+  name: string;
+  dataset_group_id: number;
+  column_count: number;
+  created_at: string;
+  runs: RunSummary[];
+}
+
+export type CellStatus = 'PASSED' | 'FAILED' | 'ERROR' | 'QUEUED' | 'RUNNING' | 'SKIPPED';
+
+export interface ReportCell {
+  value: unknown;
+  status: CellStatus;
+  error?: string;
+  cost?: number;
+  latency_ms?: number;
+}
+
+export interface ReportRows {
+  columns: { id: number; name: string; column_type: string }[];
+  rows: { row_index: number; cells: Record<string, ReportCell> }[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+export interface RunProgress {
+  report_id: number;
+  status: RunStatus;
+  total_cells: number;
+  done_cells: number;
+  running_cells: number;
+  errors: number;
+  cost: number;
+}

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { DashboardPage } from './dashboard/dashboard-page';
 import { DatasetsPage } from './datasets/datasets-page';
+import { EvaluationsPage } from './evaluations/evaluations-page';
 import { PromptsPage } from './prompts/prompts-page';
 import { RequestsPage } from './requests/requests-page';
 import { SettingsPage } from './settings/settings-page';
@@ -18,5 +19,6 @@ export const PAGES: PageSpec[] = [
   { path: '/dashboard', title: 'Dashboard', icon: '▤', component: DashboardPage },
   { path: '/prompts', title: 'Prompts', icon: '✎', component: PromptsPage },
   { path: '/datasets', title: 'Datasets', icon: '▦', component: DatasetsPage },
+  { path: '/evaluations', title: 'Evaluations', icon: '✓', component: EvaluationsPage },
   { path: '/settings', title: 'Settings', icon: '⚙', component: SettingsPage },
 ];

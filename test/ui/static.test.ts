@@ -77,4 +77,14 @@ describe('the server serves the built UI', () => {
     expect((await t.api('/api/public/v2/system', { key: other.body.api_key })).status).toBe(403);
     expect((await t.api('/api/public/v2/system', { key: null })).status).toBe(401);
   });
+
+  it('lists the evaluation column types with the JSON Schema the UI builds its forms from', async () => {
+    const res = await t.api('/api/public/v2/column-types');
+    expect(res.status).toBe(200);
+    const contains = res.body.column_types.find((c: { id: string }) => c.id === 'CONTAINS');
+    expect(contains.description).toEqual(expect.any(String));
+    expect(contains.config_schema).toMatchObject({ type: 'object', required: ['source'], properties: { source: { type: 'string' }, value: { type: 'string' } } });
+    expect(res.body.column_types.map((c: { id: string }) => c.id)).toEqual(expect.arrayContaining(['PROMPT_TEMPLATE', 'LLM_ASSERTION', 'CODE_EXECUTION', 'HUMAN', 'MIN_MAX']));
+    expect((await t.api('/api/public/v2/column-types', { key: null })).status).toBe(401);
+  });
 });

@@ -1,0 +1,194 @@
+import { useEffect, useRef, useState } from 'react';
+import { errorText } from '../../api/client';
+import { useApi, useLoad } from '../../api/context';
+import { loadSession } from '../../api/session';
+import { readEvents } from '../../api/sse';
+import type { ReportCell, ReportDetail, ReportRows, RunProgress, RunStatus } from '../../api/types';
+import { fmtCost, fmtInt, fmtMs } from '../../components/format';
+import { JsonView } from '../../components/json-view';
+import { Modal } from '../../components/modal';
+import { setParams } from '../../router';
+import { cellText } from '../datasets/cell-text';
+
+export const runStatusClass = (s: RunStatus | null) => (s === 'COMPLETED' ? 'ok' : s === 'FAILED' ? 'bad' : s === 'CANCELED' ? 'warn' : 'accent');
+
+/** While a run runs, the grid refreshes at most this often (each cell also arrives as an event). */
+const GRID_REFRESH_MS = 700;
+
+interface Score {
+  overall_score: number | null;
+  score_type: string;
+  details: { columns?: { column_name: string; score: number; counted: number; passed?: number }[] };
+}
+
+export function RunView({ runId, onChanged }: { runId: number; onChanged: () => void }) {
+  const api = useApi();
+  const detail = useLoad((a, signal) => a<ReportDetail>(`/reports/${runId}`, { signal }), [runId]);
+  const [page, setPage] = useState(1);
+  const rows = useLoad((a, signal) => a<ReportRows>(`/api/public/v2/reports/${runId}/rows`, { signal, query: { page, per_page: 100 } }), [runId, page]);
+  const [progress, setProgress] = useState<RunProgress | null>(null);
+  const [cell, setCell] = useState<{ row: number; column: string; cell: ReportCell } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const finished = detail.data?.status && detail.data.status !== 'RUNNING';
+  const score = useLoad((a, signal) => (finished ? a<{ score: Score }>(`/reports/${runId}/score`, { signal }) : Promise.resolve(null)), [runId, finished]);
+  const reloadRows = useRef(rows.reload);
+  reloadRows.current = rows.reload;
+  const reloadDetail = useRef(detail.reload);
+  reloadDetail.current = detail.reload;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let last = 0;
+    const token = loadSession()?.token ?? '';
+    readEvents(`/api/public/v2/reports/${runId}/events`, token, controller.signal, (event, data) => {
+      if (event === 'progress' || event === 'done') setProgress(data as RunProgress);
+      const now = Date.now();
+      if (event === 'done' || now - last > GRID_REFRESH_MS) {
+        last = now;
+        reloadRows.current();
+      }
+      if (event === 'done') {
+        reloadDetail.current();
+        onChanged();
+      }
+    }).catch((e: unknown) => {
+      if (!controller.signal.aborted) setError(errorText(e));
+    });
+    return () => controller.abort();
+    // onChanged is the parent's reload; re-subscribing for a new function identity would replay the stream.
+  }, [runId]);
+
+  const d = detail.data;
+  if (detail.error) return <div className="pane error">{detail.error}</div>;
+  if (!d) return <div className="pane muted">Loading…</div>;
+  const status = progress?.status ?? d.status;
+  const total = progress?.total_cells ?? 0;
+  const done = progress?.done_cells ?? 0;
+  const pct = total ? Math.round((done / total) * 100) : status === 'RUNNING' ? 0 : 100;
+  const columns = rows.data?.columns ?? [];
+
+  return (
+    <div className="pane" aria-label={`Run ${d.report.name}`}>
+      <div className="row">
+        <button type="button" className="ghost" onClick={() => setParams({ run: null })}>
+          ← Pipeline
+        </button>
+        <h1>{d.report.name}</h1>
+        <span className={`badge ${runStatusClass(status)}`} data-testid="run-status">{status?.toLowerCase()}</span>
+        <span className="spacer grow" />
+        {status === 'RUNNING' ? (
+          <button type="button" className="danger" onClick={() => void api(`/api/public/v2/reports/${runId}/cancel`, { method: 'POST' }).catch((e: unknown) => setError(errorText(e)))}>
+            Cancel run
+          </button>
+        ) : null}
+      </div>
+      <div className="row" aria-label="Progress">
+        <div className="progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label="Run progress">
+          <div style={{ width: `${pct}%` }} />
+        </div>
+        <span className="muted" style={{ minWidth: 150 }}>
+          {fmtInt(done)} / {fmtInt(total)} cells{progress?.errors ? ` · ${progress.errors} errors` : ''}
+        </span>
+      </div>
+      {error ? <p className="error" role="alert">{error}</p> : null}
+      {d.error ? <p className="error">{d.error}</p> : null}
+      <div className="cards">
+        <div className="card stat">
+          <div className="label">Score</div>
+          <div className="value" data-testid="run-score">{score.data?.score.overall_score == null ? '—' : score.data.score.overall_score.toFixed(1)}</div>
+        </div>
+        <div className="card stat">
+          <div className="label">Cost</div>
+          <div className="value">{fmtCost(progress?.cost ?? d.stats.cost)}</div>
+        </div>
+        <div className="card stat">
+          <div className="label">Tokens</div>
+          <div className="value">{fmtInt(d.stats.input_tokens + d.stats.output_tokens)}</div>
+        </div>
+        <div className="card stat">
+          <div className="label">Duration</div>
+          <div className="value">{fmtMs(d.stats.duration_ms)}</div>
+        </div>
+      </div>
+      {score.data?.score.details.columns?.length ? (
+        <p className="muted" style={{ margin: 0 }}>
+          Score from {score.data.score.details.columns.map((c) => `${c.column_name} (${c.score.toFixed(1)})`).join(', ')}
+        </p>
+      ) : null}
+      <div style={{ overflow: 'auto', border: '1px solid var(--border)', borderRadius: 8 }}>
+        <table className="grid" aria-label="Report">
+          <thead>
+            <tr>
+              <th className="num">#</th>
+              {columns.map((c) => (
+                <th key={c.id} title={c.column_type}>
+                  {c.name}
+                  {c.column_type !== 'DATASET' ? <div className="muted" style={{ fontWeight: 400, fontSize: 10 }}>{c.column_type}</div> : null}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {(rows.data?.rows ?? []).map((r) => (
+              <tr key={r.row_index}>
+                <td className="num muted">{r.row_index + 1}</td>
+                {columns.map((c) => {
+                  const value = r.cells[c.name];
+                  const evaluated = c.column_type !== 'DATASET';
+                  return (
+                    <td
+                      key={c.id}
+                      className={evaluated && value ? `cell-${value.status} clickable` : undefined}
+                      data-status={evaluated ? value?.status : undefined}
+                      style={evaluated ? { cursor: 'pointer' } : undefined}
+                      onClick={() => evaluated && value && setCell({ row: r.row_index, column: c.name, cell: value })}
+                    >
+                      <div className="cell-value">{value ? (value.status === 'ERROR' ? value.error : value.status === 'QUEUED' || value.status === 'RUNNING' || value.status === 'SKIPPED' ? value.status.toLowerCase() : cellText(value.value)) : ''}</div>
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.data && rows.data.pages > 1 ? (
+        <div className="row">
+          <button type="button" className="small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            ← Previous
+          </button>
+          <span className="muted">
+            Page {page} of {rows.data.pages}
+          </span>
+          <button type="button" className="small" disabled={page >= rows.data.pages} onClick={() => setPage(page + 1)}>
+            Next →
+          </button>
+        </div>
+      ) : null}
+      {cell ? (
+        <Modal title={`Row ${cell.row + 1} · ${cell.column}`} onClose={() => setCell(null)}>
+          <dl className="kv">
+            <dt>Status</dt>
+            <dd>
+              <span className={`badge ${cell.cell.status === 'PASSED' ? 'ok' : cell.cell.status === 'FAILED' ? 'bad' : 'warn'}`}>{cell.cell.status}</span>
+            </dd>
+            {cell.cell.latency_ms !== undefined ? (
+              <>
+                <dt>Latency</dt>
+                <dd>{fmtMs(cell.cell.latency_ms)}</dd>
+              </>
+            ) : null}
+            {cell.cell.cost !== undefined ? (
+              <>
+                <dt>Cost</dt>
+                <dd>{fmtCost(cell.cell.cost)}</dd>
+              </>
+            ) : null}
+          </dl>
+          {cell.cell.error ? <p className="error mono">{cell.cell.error}</p> : null}
+          <JsonView value={cell.cell.value} label="Cell value" />
+        </Modal>
+      ) : null}
+    </div>
+  );
+}

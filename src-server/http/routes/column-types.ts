@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { columnTypes } from '../../eval/columns/index';
+import { route, type Route } from '../route';
+
+/**
+ * The evaluation column types with their configuration as JSON Schema, so the UI derives each
+ * type's form from the same zod schema that validates `POST /report-columns` (STYLE rule 3). The
+ * output side is used: the input side of a schema that renames alias keys first is opaque.
+ */
+export function columnTypeRoutes(): Route[] {
+  const document = Object.values(columnTypes).map((type) => ({
+    id: type.id,
+    description: type.description,
+    config_schema: z.toJSONSchema(type.config, { io: 'output', unrepresentable: 'any' }),
+  }));
+  return [
+    route({
+      method: 'get', path: '/api/public/v2/column-types', summary: 'Evaluation column types, each with its configuration schema', tag: 'Evaluations',
+      auth: 'key',
+      handler: () => ({ column_types: document }),
+    }),
+  ];
+}
