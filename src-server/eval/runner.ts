@@ -126,6 +126,32 @@ export function createRunner(deps: RunnerDeps) {
       }
     }
 
+    type Computed = { status: CellStatus; value: unknown; error: string | null; cost: number; inputTokens: number; outputTokens: number };
+
+    /** One cell's outcome; `null` when the run was stopped while it computed (nothing is recorded). */
+    async function computeCell(column: PreparedColumn, rowIndex: number, values: Record<string, unknown>, statuses: Map<string, CellStatus>): Promise<Computed | null> {
+      const blank = { value: null, cost: 0, inputTokens: 0, outputTokens: 0 };
+      const failedInput = column.type.skipsOnFailedInput === false ? undefined : column.reads.find((n) => statuses.get(n) === 'ERROR' || statuses.get(n) === 'SKIPPED');
+      if (failedInput !== undefined) return { ...blank, status: 'SKIPPED', error: `Skipped: input column '${failedInput}' has no value.` };
+      progress.running_cells++;
+      try {
+        const result = await column.type.run(column.config, {
+          ...tools, row: { ...values }, workspaceId: report.workspace_id, reportId: report.id, columnName: column.row.name, signal,
+        });
+        const value = result.value === undefined ? null : result.value;
+        return {
+          status: value === false ? 'FAILED' : 'PASSED', value, error: null,
+          cost: result.cost ?? 0, inputTokens: result.inputTokens ?? 0, outputTokens: result.outputTokens ?? 0,
+        };
+      } catch (error) {
+        if (signal.aborted) return null;
+        if (!(error instanceof CellError)) deps.log.error(`Report ${report.id}: column '${column.row.name}' failed on row ${rowIndex}`, error);
+        return { ...blank, status: error instanceof CellError ? error.status : 'ERROR', error: (error as Error).message || String(error) };
+      } finally {
+        progress.running_cells--;
+      }
+    }
+
     async function runRow(row: { row_index: number; data: Record<string, unknown> }, done: Map<number, { status: CellStatus; value: string | null }>) {
       const values: Record<string, unknown> = { ...row.data };
       const statuses = new Map<string, CellStatus>();
@@ -134,68 +160,39 @@ export function createRunner(deps: RunnerDeps) {
       // of them at its end. A crash loses only uncommitted cells, which a resume recomputes.
       const writes: Array<Promise<void>> = [];
       try {
-        await columnsOf(values, statuses, writes);
+        for (const column of columns) {
+          if (signal.aborted) return;
+          const name = column.row.name;
+          const prior = done.get(column.row.id);
+          if (prior) {
+            values[name] = prior.value === null ? null : JSON.parse(prior.value);
+            statuses.set(name, prior.status);
+            continue;
+          }
+          const started = now();
+          const cell = await computeCell(column, row.row_index, values, statuses);
+          if (!cell) return;
+          const latency = now() - started;
+          writes.push(
+            writer.write(() =>
+              cells.upsert({
+                report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
+                value: cell.value === null ? null : JSON.stringify(cell.value), error: cell.error, cost: cell.cost,
+                input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
+              }),
+            ),
+          );
+          values[name] = cell.value;
+          statuses.set(name, cell.status);
+          progress.done_cells++;
+          if (cell.status === 'ERROR') progress.errors++;
+          progress.cost += cell.cost;
+          progress.input_tokens += cell.inputTokens;
+          progress.output_tokens += cell.outputTokens;
+          tick();
+        }
       } finally {
         await Promise.all(writes);
-      }
-
-      async function columnsOf(values: Record<string, unknown>, statuses: Map<string, CellStatus>, writes: Array<Promise<void>>) {
-      for (const column of columns) {
-        if (signal.aborted) return;
-        const name = column.row.name;
-        const prior = done.get(column.row.id);
-        if (prior) {
-          values[name] = prior.value === null ? null : JSON.parse(prior.value);
-          statuses.set(name, prior.status);
-          continue;
-        }
-        const started = now();
-        const failedInput = column.type.skipsOnFailedInput === false ? undefined : column.reads.find((n) => statuses.get(n) === 'ERROR' || statuses.get(n) === 'SKIPPED');
-        let cell: { status: CellStatus; value: unknown; error: string | null; cost: number; inputTokens: number; outputTokens: number };
-        if (failedInput !== undefined) {
-          cell = { status: 'SKIPPED', value: null, error: `Skipped: input column '${failedInput}' has no value.`, cost: 0, inputTokens: 0, outputTokens: 0 };
-        } else {
-          progress.running_cells++;
-          try {
-            const result = await column.type.run(column.config, {
-              ...tools,
-              row: { ...values },
-              workspaceId: report.workspace_id,
-              reportId: report.id,
-              columnName: name,
-              signal,
-            });
-            const value = result.value === undefined ? null : result.value;
-            cell = {
-              status: value === false ? 'FAILED' : 'PASSED', value, error: null,
-              cost: result.cost ?? 0, inputTokens: result.inputTokens ?? 0, outputTokens: result.outputTokens ?? 0,
-            };
-          } catch (error) {
-            if (signal.aborted) return;
-            if (!(error instanceof CellError)) deps.log.error(`Report ${report.id}: column '${name}' failed on row ${row.row_index}`, error);
-            const status = error instanceof CellError ? error.status : 'ERROR';
-            cell = { status, value: null, error: (error as Error).message || String(error), cost: 0, inputTokens: 0, outputTokens: 0 };
-          } finally {
-            progress.running_cells--;
-          }
-        }
-        const latency = now() - started;
-        writes.push(writer.write(() =>
-          cells.upsert({
-            report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
-            value: cell.value === null ? null : JSON.stringify(cell.value), error: cell.error, cost: cell.cost,
-            input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
-          }),
-        ));
-        values[name] = cell.value;
-        statuses.set(name, cell.status);
-        progress.done_cells++;
-        if (cell.status === 'ERROR') progress.errors++;
-        progress.cost += cell.cost;
-        progress.input_tokens += cell.inputTokens;
-        progress.output_tokens += cell.outputTokens;
-        tick();
-      }
       }
     }
 
