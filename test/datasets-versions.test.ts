@@ -179,6 +179,11 @@ describe('rows', () => {
     const found = await t.api(`/api/public/v2/datasets/${v.dataset_id}/rows?q=${encodeURIComponent('zür')}&per_page=5`);
     expect(found.body.total).toBe(15);
     expect(found.body.rows.map((r: { data: { name: string } }) => r.data.name)).toEqual(['person 0', 'person 3', 'person 6', 'person 9', 'person 12']);
+    const quoted = await upload(groupId, 'quoted.jsonl', '{"t":"she said \\"hi\\""}\n{"t":"line\\nbreak"}\n{"t":"plain hi"}\n');
+    const quoteHits = await t.api(`/api/public/v2/datasets/${quoted.dataset_id}/rows?q=${encodeURIComponent('"hi"')}`);
+    expect(quoteHits.body.rows.map((r: { data: { t: string } }) => r.data.t)).toEqual(['she said "hi"']);
+    const newlineHits = await t.api(`/api/public/v2/datasets/${quoted.dataset_id}/rows?q=${encodeURIComponent('line\nbr')}`);
+    expect(newlineHits.body.total).toBe(1);
     // q matches values, not the column names every row repeats.
     expect((await t.api(`/api/public/v2/datasets/${v.dataset_id}/rows?q=city`)).body.total).toBe(0);
     expect((await t.api(`/api/public/v2/datasets/${v.dataset_id}/rows?per_page=101`)).status).toBe(422);

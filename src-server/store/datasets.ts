@@ -59,14 +59,21 @@ export function createDatasetStore(db: Db) {
   const rowRange = db.prepare<[number, number, number], DatasetRowRecord>(
     'SELECT row_index, data FROM dataset_rows WHERE dataset_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?',
   );
-  // Values only, not the column names every row repeats in its JSON text.
-  const matches = "EXISTS (SELECT 1 FROM json_each(data) j WHERE j.value LIKE ? ESCAPE '\\')";
-  const searchRows = db.prepare<[number, string, number, number], DatasetRowRecord>(
-    `SELECT row_index, data FROM dataset_rows WHERE dataset_id = ? AND ${matches} ORDER BY row_index LIMIT ? OFFSET ?`,
-  );
-  const countSearch = db.prepare<[number, string], { n: number }>(
-    `SELECT count(*) AS n FROM dataset_rows WHERE dataset_id = ? AND ${matches}`,
-  );
+  // Values only, not the column names every row repeats in its JSON text. json_each per row is
+  // the slow part (~0.8 s over 100k rows), so when the term reads the same inside JSON text (no
+  // quote, backslash or control character to escape) a plain LIKE on the text goes first and
+  // json_each only confirms its candidates.
+  const inValues = "EXISTS (SELECT 1 FROM json_each(data) j WHERE j.value LIKE ? ESCAPE '\\')";
+  const inText = "data LIKE ? ESCAPE '\\'";
+  const search = (prefilter: boolean) => {
+    const where = `dataset_id = ? AND ${prefilter ? `${inText} AND ` : ''}${inValues}`;
+    return {
+      rows: db.prepare<unknown[], DatasetRowRecord>(`SELECT row_index, data FROM dataset_rows WHERE ${where} ORDER BY row_index LIMIT ? OFFSET ?`),
+      count: db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM dataset_rows WHERE ${where}`),
+    };
+  };
+  const searchScan = search(false);
+  const searchPrefiltered = search(true);
   const abandoned = db.prepare<[], { id: number }>('SELECT id FROM datasets WHERE version_number IS NULL');
 
   function removeDataset(id: number): void {
@@ -185,7 +192,10 @@ export function createDatasetStore(db: Db) {
     /** Substring match over a row's values (case-insensitive for ASCII, as LIKE is). */
     search(datasetId: number, q: string, limit: number, offset: number): { items: DatasetRowRecord[]; total: number } {
       const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      return { items: searchRows.all(datasetId, pattern, limit, offset), total: countSearch.get(datasetId, pattern)!.n };
+      const prefilter = !/["\\\u0000-\u001f]/.test(q);
+      const statements = prefilter ? searchPrefiltered : searchScan;
+      const params = prefilter ? [datasetId, pattern, pattern] : [datasetId, pattern];
+      return { items: statements.rows.all(...params, limit, offset), total: statements.count.get(...params)!.n };
     },
 
     /** Imports cut short by a crash left pending datasets behind; nothing can reach them. */
