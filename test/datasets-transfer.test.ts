@@ -171,6 +171,20 @@ describe('upload size and durability', () => {
     }
   });
 
+  it('removes the rows of an import cut short by a crash at the next start', async () => {
+    const groupId = await group();
+    // What a crash mid-import leaves: a dataset with no number yet, and some of its rows.
+    const db = t.server.db;
+    const pending = Number(db.prepare('INSERT INTO datasets (dataset_group_id, version_number, column_names, row_count, created_at) VALUES (?, NULL, ?, 0, 0)').run(groupId, '["a"]').lastInsertRowid);
+    db.prepare('INSERT INTO dataset_rows (dataset_id, row_index, data) VALUES (?, 0, ?), (?, 1, ?)').run(pending, '{"a":1}', pending, '{"a":2}');
+    expect((await t.api(`/api/public/v2/datasets/${pending}/rows`)).status).toBe(404);
+    await t.restart();
+    const left = t.server.db.prepare('SELECT (SELECT count(*) FROM datasets WHERE id = ?) + (SELECT count(*) FROM dataset_rows WHERE dataset_id = ?) AS n').get(pending, pending) as { n: number };
+    expect(left.n).toBe(0);
+    const next = await upload(groupId, 'after.csv', 'a\n1\n');
+    expect(next.body.version_number).toBe(1);
+  });
+
   it('keeps versions and rows across a restart', async () => {
     const groupId = await group();
     const v = await upload(groupId, 'keep.csv', 'k\nv1\nv2\n');
