@@ -185,6 +185,15 @@ describe('upload size and durability', () => {
     expect(next.body.version_number).toBe(1);
   });
 
+  it('answers a bad upload with 422 even while a large body is still arriving', async () => {
+    const groupId = await group();
+    const body = `{"dataset_group_id": ${groupId}, "file_name": "a.csv", "file_content_base64": "!!${'QUFB'.repeat(2_000_000)}"}`;
+    const res = await t.api('/api/public/v2/dataset-versions/from-file', { rawBody: body });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'file_content_base64'], msg: 'Not valid base64' });
+    expect((await t.api(`/api/public/v2/datasets?dataset_group_id=${groupId}`)).body.datasets).toHaveLength(1);
+  });
+
   it('keeps versions and rows across a restart', async () => {
     const groupId = await group();
     const v = await upload(groupId, 'keep.csv', 'k\nv1\nv2\n');

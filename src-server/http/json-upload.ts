@@ -28,29 +28,41 @@ const BASE64_CHARS = /^[A-Za-z0-9+/=_-]*$/;
  * body is 413, decided from Content-Length or while reading (the rest is drained so a client
  * still sending reads the answer).
  */
-export async function readJsonUpload(ctx: Context, options: { fileField: string; path: string; limitBytes: number }): Promise<JsonUpload> {
+export async function readJsonUpload(
+  ctx: Context,
+  options: { fileField: string; path: string; limitBytes: number; maxFileBytes: number },
+): Promise<JsonUpload> {
   const declared = Number(ctx.get('content-length') || 0);
   const file = await open(options.path, 'w', 0o600);
   const scanner = new UploadScanner(options.fileField, (bytes) => file.write(bytes));
   const decoder = new StringDecoder('utf8');
   let size = 0;
-  let over = declared > options.limitBytes;
+  // The first problem found; the rest of the body is then drained, not parsed, so a client still
+  // sending a large upload reads our answer instead of a reset connection.
+  let failure: unknown = declared > options.limitBytes ? tooLarge(options.limitBytes) : undefined;
   try {
     for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > options.limitBytes) over = true;
-      if (over) {
+      if (failure === undefined && size > options.limitBytes) failure = tooLarge(options.limitBytes);
+      if (failure !== undefined) {
         if (size > options.limitBytes + MAX_DRAIN_BYTES) {
           ctx.req.destroy();
           break;
         }
         continue;
       }
-      await scanner.feed(decoder.write(chunk));
+      try {
+        await scanner.feed(decoder.write(chunk));
+        if (scanner.fileBytes > options.maxFileBytes) {
+          failure = new AppError('payload_too_large', `The file is larger than the limit of ${options.maxFileBytes} bytes.`);
+        }
+      } catch (error) {
+        failure = error;
+      }
     }
-    if (over) {
-      ctx.set('Connection', 'close');
-      throw new AppError('payload_too_large', `Request body is larger than the limit of ${options.limitBytes} bytes.`);
+    if (failure !== undefined) {
+      if (failure instanceof AppError && failure.code === 'payload_too_large') ctx.set('Connection', 'close');
+      throw failure;
     }
     await scanner.feed(decoder.end());
     return scanner.finish();
@@ -58,6 +70,8 @@ export async function readJsonUpload(ctx: Context, options: { fileField: string;
     await file.close();
   }
 }
+
+const tooLarge = (limit: number) => new AppError('payload_too_large', `Request body is larger than the limit of ${limit} bytes.`);
 
 type State = 'start' | 'key' | 'colon' | 'value' | 'file' | 'other' | 'afterValue' | 'done';
 
@@ -73,7 +87,7 @@ class UploadScanner {
   private escaped = false;
   private base64Tail = '';
   private fileEscape = false;
-  private fileBytes = 0;
+  private decoded = 0;
   private sawFile = false;
   private readonly fields: Record<string, unknown> = {};
 
@@ -81,6 +95,11 @@ class UploadScanner {
     private readonly fileField: string,
     private readonly write: (bytes: Buffer) => Promise<unknown>,
   ) {}
+
+  /** Bytes of the file decoded so far. */
+  get fileBytes(): number {
+    return this.decoded;
+  }
 
   async feed(text: string): Promise<void> {
     let i = 0;
@@ -131,7 +150,7 @@ class UploadScanner {
   finish(): JsonUpload {
     if (this.state === 'start') throw malformed('expected a JSON object');
     if (this.state !== 'done') throw malformed('unexpected end of the body');
-    return { fields: this.fields, file: this.sawFile ? { bytes: this.fileBytes } : null };
+    return { fields: this.fields, file: this.sawFile ? { bytes: this.decoded } : null };
   }
 
   private async decode(chars: string, final = false): Promise<void> {
@@ -141,7 +160,7 @@ class UploadScanner {
     this.base64Tail = text.slice(usable);
     if (usable === 0) return;
     const bytes = Buffer.from(text.slice(0, usable), 'base64');
-    this.fileBytes += bytes.length;
+    this.decoded += bytes.length;
     await this.write(bytes);
   }
 

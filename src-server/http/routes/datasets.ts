@@ -54,7 +54,7 @@ export function datasetRoutes(datasets: DatasetService, { bodyLimitBytes }: Data
       handler: async ({ ctx, principal }) => {
         const dir = await mkdtemp(join(tmpdir(), 'promptledger-upload-'));
         try {
-          const upload = await readJsonUpload(ctx, { fileField: FILE_FIELD, path: join(dir, 'file'), limitBytes: uploadLimit });
+          const upload = await readJsonUpload(ctx, { fileField: FILE_FIELD, path: join(dir, 'file'), limitBytes: uploadLimit, maxFileBytes: bodyLimitBytes });
           const fields = FromFileFields.safeParse(upload.fields);
           if (!fields.success) throw fromZodError(fields.error, 'body');
           if (!upload.file) {
@@ -62,9 +62,6 @@ export function datasetRoutes(datasets: DatasetService, { bodyLimitBytes }: Data
             throw new AppError('invalid_input', `Invalid field '${FILE_FIELD}': ${msg}`, [
               { loc: ['body', FILE_FIELD], msg, type: msg === 'Field required' ? 'missing' : 'invalid_type' },
             ]);
-          }
-          if (upload.file.bytes > bodyLimitBytes) {
-            throw new AppError('payload_too_large', `The file is larger than the limit of ${bodyLimitBytes} bytes.`);
           }
           return await datasets.fromFile(principal.workspaceId, fields.data, join(dir, 'file'));
         } finally {
