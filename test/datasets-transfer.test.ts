@@ -128,6 +128,24 @@ describe('from-filter-params', () => {
     expect((await allRows(timeRange.body.dataset_id)).rows.map((r) => (r as { request_id: number }).request_id)).toEqual([ids[2], ids[1]]);
   });
 
+  it('honours metadata, score and prompt filters', async () => {
+    const run = `run-${Date.now()}`;
+    const logged: number[] = [];
+    for (const [score, prompt_id] of [[90, 7001], [40, 7001], [95, 7002]] as const) {
+      const res = await t.api('/log-request', { body: logBody({ ...chat(`scored ${score}`), metadata: { run }, score, prompt_id }) });
+      logged.push(res.body.id);
+    }
+    const groupId = await group();
+    const res = await t.api('/api/public/v2/dataset-versions/from-filter-params', {
+      body: { dataset_group_id: groupId, metadata: { run }, score_min: 80, prompt_id: 7001 },
+    });
+    expect(res.status).toBe(201);
+    expect((await allRows(res.body.dataset_id)).rows.map((r) => (r as { request_id: number }).request_id)).toEqual([logged[0]]);
+    const bad = await t.api('/api/public/v2/dataset-versions/from-filter-params', { body: { dataset_group_id: groupId, score_min: 101 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['body', 'score_min']);
+  });
+
   it('builds a version from request ids in the given order; unknown ids are 404 and nothing is created', async () => {
     const a = (await t.api('/log-request', { body: logBody(chat('first')) })).body.id as number;
     const b = (await t.api('/log-request', { body: logBody(chat('second')) })).body.id as number;
