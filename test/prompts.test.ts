@@ -75,8 +75,6 @@ describe('prompt registry: publish', () => {
       [publishBody('ok', 'hi', { labels: [''] }), ['body', 'release_labels', 0]],
       [publishBody('ok', 'hi', { template: { tags: ['t'.repeat(513)] } }), ['body', 'prompt_template', 'tags', 0]],
       [publishBody('ok', 'hi', { template: { folder_id: 0 } }), ['body', 'prompt_template', 'folder_id']],
-      [publishBody('ok', 'hi', { template: { folder_id: 999 } }), ['body', 'prompt_template', 'folder_id']],
-      [publishBody('ok', 'hi', { version: { provider_id: 999 } }), ['body', 'prompt_version', 'provider_id']],
       [publishBody('ok', 'hi', { version: { metadata: { ['k'.repeat(1025)]: 'v' } } }), ['body', 'prompt_version', 'metadata', 'k'.repeat(1025)]],
       [{ prompt_template: { prompt_name: 'ok' } }, ['body', 'prompt_version']],
     ];
@@ -91,6 +89,12 @@ describe('prompt registry: publish', () => {
     });
     expect(jinja.status).toBe(422);
     expect(jinja.body.detail[0].loc).toEqual(['body', 'prompt_version', 'prompt_template', 'content', 0, 'text']);
+    // A reference to an id that is not in the workspace is a 404, as everywhere in the API.
+    for (const override of [{ template: { folder_id: 999 } }, { version: { provider_id: 999 } }]) {
+      const res = await t.api('/rest/prompt-templates', { body: publishBody('ok', 'hi', override) });
+      expect(res.status).toBe(404);
+      expect(res.body.message).toMatch(/^(Folder|Provider) not found\.$/);
+    }
     expect((await t.api('/prompt-templates/ok')).status).toBe(404);
   });
 

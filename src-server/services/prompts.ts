@@ -83,7 +83,7 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
 
   function linkedProviderId(workspaceId: number, version: PublishBody['prompt_version']): number | null {
     if (version.provider_id != null) {
-      if (!providers.byId(workspaceId, version.provider_id)) throw invalidField(['body', 'prompt_version', 'provider_id'], 'No such provider in this workspace');
+      if (!providers.byId(workspaceId, version.provider_id)) throw notFound('Provider');
       return version.provider_id;
     }
     for (const key of ['inference_client_name', 'provider_base_url_name'] as const) {
@@ -151,7 +151,7 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
       return writer.write(() => {
         const folderId = body.prompt_template.folder_id ?? null;
         if (folderId !== null && !store.folderExists(workspaceId, folderId)) {
-          throw invalidField(['body', 'prompt_template', 'folder_id'], 'No such folder in this workspace');
+          throw notFound('Folder');
         }
         const providerId = linkedProviderId(workspaceId, body.prompt_version);
         const at = now();
