@@ -86,12 +86,6 @@ async function runHeadless(env: NodeJS.ProcessEnv, staticDir: string): Promise<v
     staticDir,
     log: { info: (m) => console.error(m), error: (m, e) => console.error(m, e) },
   });
-  if (server.generatedKey) {
-    console.log(`API key for the default workspace (shown once; saved to ${dataFiles(dataDir).apiKey}): ${server.generatedKey}`);
-  }
-  console.log(`promptledger listening on ${server.url}`);
-  console.log(`Open the UI (signs you in): ${loginUrl}`);
-
   const shutdown = createShutdown({
     closeWindows: () => {},
     closeServer: () => server.close(),
@@ -100,4 +94,11 @@ async function runHeadless(env: NodeJS.ProcessEnv, staticDir: string): Promise<v
   });
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  // Printed after the signal handlers exist: whoever waits for this line may stop us at once.
+  if (server.generatedKey) {
+    console.log(`API key for the default workspace (shown once; saved to ${dataFiles(dataDir).apiKey}): ${server.generatedKey}`);
+  }
+  console.log(`promptledger listening on ${server.url}`);
+  console.log(`Open the UI (signs you in): ${loginUrl}`);
 }

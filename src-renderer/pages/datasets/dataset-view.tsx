@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorText } from '../../api/client';
 import { loadSession } from '../../api/session';
 import { useApi, useLoad } from '../../api/context';
@@ -28,6 +28,10 @@ export function DatasetView({ group, onChanged }: { group: DatasetGroup; onChang
     versions.reload();
     onChanged();
   };
+  const shownId = current?.id;
+  useEffect(() => {
+    setError(null);
+  }, [shownId]);
 
   const importFile = async (file: { name: string; base64: string }) => {
     setError(null);

@@ -1,0 +1,31 @@
+import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import { resolve } from 'node:path';
+import renderer from './src-renderer/vite.config';
+
+/**
+ * `electron-vite build`: the main process (src-main/index.ts with the server it starts, bundled;
+ * dependencies stay in node_modules so better-sqlite3 loads its Electron-rebuilt binary) and the
+ * renderer (the same Vite config `npm start` and the tests build with). No preload: the window
+ * gets nothing but the HTTP API.
+ */
+export default defineConfig({
+  main: {
+    plugins: [externalizeDepsPlugin()],
+    build: {
+      outDir: 'out/main',
+      lib: { entry: resolve(import.meta.dirname, 'src-main/index.ts'), formats: ['es'] },
+      rollupOptions: { output: { entryFileNames: 'index.js' } },
+    },
+  },
+  renderer: {
+    ...renderer,
+    root: resolve(import.meta.dirname, 'src-renderer'),
+    build: {
+      ...renderer.build,
+      // electron-vite leaves the renderer unminified by default; the same bundle is served headless.
+      minify: true,
+      outDir: resolve(import.meta.dirname, 'out/renderer'),
+      rollupOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
+    },
+  },
+});
