@@ -61,7 +61,14 @@ describe('durability', () => {
       }
     };
     const workers = Array.from({ length: 32 }, (_, w) => worker(w));
-    while (acknowledged.size < 300) await new Promise((r) => setTimeout(r, 5));
+    const deadline = Date.now() + 30_000;
+    while (acknowledged.size < 300) {
+      if (Date.now() > deadline) {
+        stop = true;
+        throw new Error(`only ${acknowledged.size} requests acknowledged in 30 s:\n${server.output()}`);
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
     await server.kill();
     stop = true;
     await Promise.all(workers);
