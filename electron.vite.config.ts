@@ -13,8 +13,15 @@ export default defineConfig({
     plugins: [externalizeDepsPlugin()],
     build: {
       outDir: 'out/main',
-      lib: { entry: resolve(import.meta.dirname, 'src-main/index.ts'), formats: ['es'] },
-      rollupOptions: { output: { entryFileNames: 'index.js' } },
+      lib: {
+        entry: {
+          index: resolve(import.meta.dirname, 'src-main/index.ts'),
+          // The server's ingest thread: store/ingest.ts starts ./ingest-worker.js beside the bundle.
+          'ingest-worker': resolve(import.meta.dirname, 'src-server/store/ingest-worker.ts'),
+        },
+        formats: ['es'],
+      },
+      rollupOptions: { output: { entryFileNames: '[name].js' } },
     },
   },
   renderer: {
