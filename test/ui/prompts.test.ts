@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chat, logBody } from '../support/factories';
 import { startUi, type UiSession } from '../support/ui';
 
 describe('Prompts page', () => {
@@ -58,6 +59,18 @@ describe('Prompts page', () => {
 
     await page.reload();
     await page.getByRole('tab', { name: 'Try it', selected: true }).waitFor();
+
+    // A request logged against the prompt: found by the Prompt filter, linked back to its version.
+    const linked = await t.api('/log-request', { body: logBody({ ...chat('Where is my parcel?'), prompt_name: 'support-answer', prompt_version_number: 1 }) });
+    expect((await t.api('/log-request', { body: logBody() })).status).toBe(201);
+    await page.getByRole('link', { name: /Requests/ }).click();
+    await page.getByTestId('request-count').getByText('2 logged').waitFor();
+    await page.getByLabel('Prompt', { exact: true }).selectOption({ label: 'support-answer' });
+    await page.getByTestId('request-count').getByText('1 matching').waitFor();
+    await page.locator(`.vt-row[data-request-id="${linked.body.id}"]`).click();
+    await page.getByRole('link', { name: 'support-answer v1' }).click();
+    await page.getByRole('heading', { name: 'support-answer' }).waitFor();
+    await page.getByRole('tab', { name: /^Version 1$/, selected: true }).waitFor();
     expect(ui.problems).toEqual([]);
   });
 });

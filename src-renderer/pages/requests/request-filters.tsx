@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLoad } from '../../api/context';
-import type { RequestStats } from '../../api/types';
+import type { Page, PromptListItem, RequestStats } from '../../api/types';
 import { useShortcut, isTyping } from '../../components/shortcuts';
 import { setParams } from '../../router';
 import { RANGES } from './filter-params';
@@ -45,6 +45,7 @@ export function RequestFilters({ params }: { params: URLSearchParams }) {
   const [q, setQ] = useState(params.get('q') ?? '');
   const searchRef = useRef<HTMLInputElement>(null);
   const models = useLoad((api, signal) => api<RequestStats>('/api/public/v2/requests/stats', { signal }), []);
+  const prompts = useLoad((api, signal) => api<Page<PromptListItem>>('/prompt-templates', { signal, query: { per_page: 100 } }), []);
 
   const urlQ = params.get('q') ?? '';
   useEffect(() => {
@@ -136,9 +137,25 @@ export function RequestFilters({ params }: { params: URLSearchParams }) {
       <ChipInput label="Tags" placeholder="tag ↵" values={params.getAll('tag')} onChange={(tag) => setParams({ tag, request: null })} />
       <ChipInput label="Metadata" placeholder="key=value ↵" values={params.getAll('meta')} onChange={(meta) => setParams({ meta, request: null })} />
       <label>
-        <span className="sr-only">Prompt id</span>
-        <input aria-label="Prompt id" type="number" min={1} style={{ width: 92 }} placeholder="prompt id" {...select('prompt_id')} />
+        <span className="sr-only">Prompt</span>
+        <select aria-label="Prompt" {...select('prompt_id')}>
+          <option value="">Any prompt</option>
+          {(prompts.data?.items ?? []).map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.prompt_name}
+            </option>
+          ))}
+          {params.get('prompt_id') && !prompts.data?.items.some((p) => String(p.id) === params.get('prompt_id')) ? (
+            <option value={params.get('prompt_id')!}>#{params.get('prompt_id')}</option>
+          ) : null}
+        </select>
       </label>
+      {params.get('prompt_id') ? (
+        <label>
+          <span className="sr-only">Prompt version</span>
+          <input aria-label="Prompt version" type="number" min={1} style={{ width: 92 }} placeholder="any version" {...select('prompt_version')} />
+        </label>
+      ) : null}
       {active ? (
         <button
           type="button"
