@@ -118,4 +118,26 @@ describe('Evaluations page', () => {
     // The one console error is the refused REGEX column above.
     expect(ui.problems).toEqual([expect.stringContaining('422')]);
   });
+
+  it('takes a person\'s verdict in a HUMAN cell and rescores the run', async () => {
+    const { page, t } = ui;
+    const group = (await t.api('/api/public/v2/dataset-groups', { body: { name: 'reviews' } })).body.dataset_group.id;
+    const csv = 'answer\nGood answer\nBad answer\n';
+    await t.api('/api/public/v2/dataset-versions/from-file', { body: { dataset_group_id: group, file_name: 'r.csv', file_content_base64: Buffer.from(csv).toString('base64') } });
+    const pipeline = await t.api('/reports', { body: { dataset_group_id: group, name: 'Human review', columns: [{ column_type: 'HUMAN', name: 'approved', configuration: { data_type: 'boolean' } }] } });
+    const run = await t.api(`/reports/${pipeline.body.report_id}/run`, { body: { name: 'review 1' } });
+    await ui.open(`/evaluations?pipeline=${pipeline.body.report_id}&run=${run.body.report_id}`);
+    await page.getByTestId('run-status').getByText('completed').waitFor({ timeout: 30_000 });
+    const report = page.getByRole('table', { name: 'Report' });
+    await report.getByText('✎ enter a value').first().click();
+    await page.getByLabel('Human value').selectOption('true');
+    await page.getByRole('button', { name: 'Save value' }).click();
+    await expect.poll(() => report.locator('td[data-status="PASSED"]').count()).toBe(1);
+    await report.getByText('✎ enter a value').click();
+    await page.getByLabel('Human value').selectOption('false');
+    await page.getByRole('button', { name: 'Save value' }).click();
+    await expect.poll(() => report.locator('td[data-status="FAILED"]').count()).toBe(1);
+    await page.getByTestId('run-score').getByText('50.0').waitFor();
+    expect((await t.api(`/reports/${run.body.report_id}/score`)).body.score.overall_score).toBe(50);
+  });
 });

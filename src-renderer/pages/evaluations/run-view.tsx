@@ -58,6 +58,10 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
     // onChanged is the parent's reload; re-subscribing for a new function identity would replay the stream.
   }, [runId]);
 
+  const humanType = (column: string) => {
+    const c = detail.data?.report_columns.find((x) => x.name === column && x.column_type === 'HUMAN');
+    return c ? (c.configuration.data_type as 'number' | 'string' | 'boolean') : null;
+  };
   const d = detail.data;
   if (detail.error) return <div className="pane error">{detail.error}</div>;
   if (!d) return <div className="pane muted">Loading…</div>;
@@ -143,7 +147,7 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
                       style={evaluated ? { cursor: 'pointer' } : undefined}
                       onClick={() => evaluated && value && setCell({ row: r.row_index, column: c.name, cell: value })}
                     >
-                      <div className="cell-value">{value ? (value.status === 'ERROR' ? value.error : value.status === 'QUEUED' || value.status === 'RUNNING' || value.status === 'SKIPPED' ? value.status.toLowerCase() : cellText(value.value)) : ''}</div>
+                      <div className="cell-value">{value ? (value.status === 'ERROR' ? value.error : value.status === 'SKIPPED' && c.column_type === 'HUMAN' ? '✎ enter a value' : value.status === 'QUEUED' || value.status === 'RUNNING' || value.status === 'SKIPPED' ? value.status.toLowerCase() : cellText(value.value)) : ''}</div>
                     </td>
                   );
                 })}
@@ -187,8 +191,53 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
           </dl>
           {cell.cell.error ? <p className="error mono">{cell.cell.error}</p> : null}
           <JsonView value={cell.cell.value} label="Cell value" />
+          {humanType(cell.column) ? (
+            <HumanEntry
+              dataType={humanType(cell.column)!}
+              initial={cell.cell.value}
+              onSave={async (value) => {
+                await api(`/api/public/v2/reports/${runId}/cells`, { method: 'PATCH', body: { row_index: cell.row, column_name: cell.column, value } });
+                setCell(null);
+                rows.reload();
+                detail.reload();
+                score.reload();
+                onChanged();
+              }}
+            />
+          ) : null}
         </Modal>
       ) : null}
     </div>
+  );
+}
+
+/** A person's value for a HUMAN cell, typed by the column's data type. */
+function HumanEntry({ dataType, initial, onSave }: { dataType: 'number' | 'string' | 'boolean'; initial: unknown; onSave: (value: unknown) => Promise<void> }) {
+  const [text, setText] = useState(initial === null || initial === undefined ? '' : String(initial));
+  const [error, setError] = useState<string | null>(null);
+  const value = dataType === 'number' ? (text.trim() === '' ? null : Number(text)) : dataType === 'boolean' ? (text === '' ? null : text === 'true') : text;
+  return (
+    <form
+      className="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError(null);
+        onSave(value).catch((err: unknown) => setError(errorText(err)));
+      }}
+    >
+      {dataType === 'boolean' ? (
+        <select aria-label="Human value" value={text} onChange={(e) => setText(e.target.value)}>
+          <option value="">—</option>
+          <option value="true">Yes (pass)</option>
+          <option value="false">No (fail)</option>
+        </select>
+      ) : (
+        <input aria-label="Human value" type={dataType === 'number' ? 'number' : 'text'} value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+      )}
+      <button type="submit" className="primary">
+        Save value
+      </button>
+      {error ? <span className="error" role="alert">{error}</span> : null}
+    </form>
   );
 }
