@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { createApi } from './api/client';
 import { ApiContext } from './api/context';
 import { clearSession, loadSession, saveSession, sessionFromToken, signInWithKey, takeCredentialFromHash, type Session } from './api/session';
@@ -136,5 +136,3 @@ function Shell({ theme, onToggleTheme, onSignOut }: { theme: Theme; onToggleThem
     </div>
   );
 }
-
-export const Placeholder = ({ children }: { children: ReactNode }) => <div className="empty">{children}</div>;

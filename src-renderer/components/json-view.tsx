@@ -10,7 +10,7 @@ export function JsonView({ value, label }: { value: unknown; label?: string }) {
   for (const match of text.matchAll(TOKEN)) {
     const index = match.index ?? 0;
     if (index > last) parts.push(text.slice(last, index));
-    const className = match[1] ? (match[2] ? 'k' : 's') : match[3] ? 'n' : 'n';
+    const className = match[1] ? (match[2] ? 'k' : 's') : 'n';
     parts.push(
       <span key={index} className={className}>
         {match[1] ?? match[0]}
