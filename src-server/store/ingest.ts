@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { startWorker } from '../threads/start-worker';
 import type { IngestMessage, IngestResult } from './ingest-worker';
 import type { NewRequest } from './requests';
 
@@ -8,19 +8,13 @@ export interface Ingest {
   close(): Promise<void>;
 }
 
-/** From source (tsx, tests) the worker's TypeScript is loaded through ingest-worker-boot.mjs. */
-function startWorker(file: string): Worker {
-  const entry = import.meta.url.endsWith('.ts') ? './ingest-worker-boot.mjs' : './ingest-worker.js';
-  return new Worker(new URL(entry, import.meta.url), { workerData: { file } });
-}
-
 /**
  * Group commit on a dedicated thread (ingest-worker.ts). Each caller is answered only after the
  * batch holding its row commits, so nothing acknowledged is lost; a SIGKILL loses only requests
  * not yet answered.
  */
 export function createIngest(file: string): Ingest {
-  const worker = startWorker(file);
+  const worker = startWorker(import.meta.url, 'ingest-worker', { file });
   const pending = new Map<number, { resolve: (id: number) => void; reject: (error: Error) => void }>();
   let seq = 0;
   let failure: Error | undefined;
