@@ -98,6 +98,7 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
     reports, cells, writer, datasets, folderExists: deps.folderExists, runner: () => runner, now,
   });
   const runs = createReportRunService({ reports, cells, writer, datasets, runner: () => runner, pipelines, now });
+  const sandbox = createSandbox();
   const runner = createRunner({
     reports, cells, writer, now, concurrency, log: deps.log,
     datasets: {
@@ -105,14 +106,18 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
       columnNames: (ws, id) => deps.datasets.version(ws, id).column_names,
       rows: datasets.rows,
     },
-    tools: { llm, prompts, sandbox: createSandbox(), fetch: deps.fetch ?? fetch },
+    tools: { llm, prompts, sandbox, fetch: deps.fetch ?? fetch },
     finalize: (report) => runs.finalize(report),
   });
 
   return {
     routes: (): Route[] => [...reportRoutes(pipelines, runs), ...evaluationRoutes(pipelines, runs)],
     start: () => runner.resumeAll(),
-    stop: () => runner.stop(),
+    // The runs are aborted first (runner.stop() aborts before it awaits), so a cell the closing
+    // sandbox cuts short is not recorded and the run resumes it at the next start.
+    stop: async () => {
+      await Promise.all([runner.stop(), sandbox.close()]);
+    },
     runner,
   };
 }

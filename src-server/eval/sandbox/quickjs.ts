@@ -1,4 +1,8 @@
-import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, shouldInterruptAfterDeadline } from 'quickjs-emscripten';
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../threads/start-worker';
+import { hostFailure, timeLimitMessage } from './quickjs-run';
+import type { SandboxAnswer, SandboxJob } from './sandbox-worker';
 
 export interface SandboxLimits {
   timeoutMs: number;
@@ -10,79 +14,137 @@ export interface Sandbox {
   runJavaScript(code: string, data: unknown, limits?: Partial<SandboxLimits>): Promise<unknown>;
 }
 
-export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { timeoutMs: 2_000, memoryBytes: 64 * 1024 * 1024 };
-
-const PAGE = 65_536;
-
-/**
- * User code runs in QuickJS compiled to WebAssembly: its own heap and its own globals, so there is
- * no `process`, `require`, filesystem or network to reach, and an interrupt handler enforces the
- * time limit. QuickJS's own allocation limit misses some allocations (a loop of
- * `new Array(1e5).fill(1)` reached 160 MB under a 16 MB limit), so each cell also gets a fresh
- * WebAssembly instance over a memory with a hard maximum: a runaway allocation aborts that
- * instance, which is then dropped, and the host's heap never grows past the bound. A fresh
- * instance costs about 9 ms, small next to the calls a pipeline makes.
- */
-export function createSandbox(defaults: SandboxLimits = DEFAULT_SANDBOX_LIMITS): Sandbox {
-  return {
-    async runJavaScript(code, data, limits = {}) {
-      const { timeoutMs, memoryBytes } = { ...defaults, ...limits };
-      // Headroom over the interpreter's limit for its own tables and stack; 16 MiB is the minimum
-      // the build starts with.
-      const pages = Math.ceil((memoryBytes + 16 * 1024 * 1024) / PAGE);
-      const variant = newVariant(RELEASE_SYNC, { wasmMemory: new WebAssembly.Memory({ initial: 256, maximum: Math.max(256, pages) }) });
-      const quickjs = await newQuickJSWASMModule(variant);
-      const input = JSON.stringify(data ?? null);
-      try {
-        const runtime = quickjs.newRuntime();
-        runtime.setMemoryLimit(memoryBytes);
-        runtime.setMaxStackSize(512 * 1024);
-        runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + timeoutMs));
-        const vm = runtime.newContext();
-        const handle = vm.newString(input);
-        vm.setProp(vm.global, '__input', handle);
-        handle.dispose();
-        // The code is a function body; the result crosses back as JSON text, so no handle to a
-        // sandbox object ever reaches the host.
-        const source = `(function () { const __r = (function (data) {\n${code}\n})(JSON.parse(__input));
-          return __r === undefined ? 'null' : JSON.stringify(__r); })()`;
-        const result = vm.evalCode(source, 'cell.js');
-        let outcome: { ok: true; text: unknown } | { ok: false; error: unknown };
-        if (result.error) {
-          outcome = { ok: false, error: vm.dump(result.error) };
-          result.error.dispose();
-        } else {
-          outcome = { ok: true, text: vm.dump(result.value) };
-          result.value.dispose();
-        }
-        // Freeing a runtime that hit a limit can trip QuickJS's own leak assertion; the instance
-        // is discarded either way, so that is not the user's error.
-        try {
-          vm.dispose();
-          runtime.dispose();
-        } catch {
-          /* the whole instance is dropped below */
-        }
-        if (!outcome.ok) throw new Error(describe(outcome.error as never, timeoutMs, memoryBytes));
-        if (typeof outcome.text !== 'string') throw new Error('The code returned a value that cannot be turned into JSON.');
-        return JSON.parse(outcome.text);
-      } catch (error) {
-        const message = (error as Error).message ?? String(error);
-        if (/Maximum call stack/i.test(message)) throw new Error('Stack overflow: the code recursed too deeply.');
-        if (/Aborted|memory access out of bounds|Cannot enlarge memory|out of memory/i.test(message) && !/^(Time|Memory) limit|^\w*Error: /.test(message)) {
-          throw new Error(`Memory limit exceeded: the code used more than ${Math.round(memoryBytes / 1048576)} MB.`);
-        }
-        throw error;
-      }
-    },
-  };
+/** The sandbox with its threads; `close()` ends them (queued and running cells are answered with an error). */
+export interface SandboxPool extends Sandbox {
+  close(): Promise<void>;
 }
 
-function describe(error: { name?: string; message?: string } | string, timeoutMs: number, memoryBytes: number): string {
-  const name = typeof error === 'string' ? 'Error' : error?.name ?? 'Error';
-  const message = typeof error === 'string' ? error : error?.message ?? String(error);
-  if (name === 'InternalError' && /interrupted/i.test(message)) return `Time limit exceeded: the code ran longer than ${timeoutMs} ms.`;
-  if (/out of memory/i.test(message)) return `Memory limit exceeded: the code used more than ${Math.round(memoryBytes / 1048576)} MB.`;
-  if (name === 'InternalError' && /stack overflow/i.test(message)) return 'Stack overflow: the code recursed too deeply.';
-  return `${name}: ${message}`;
+export interface SandboxPoolOptions {
+  /** Threads running cells at once (default: 2, or 1 on a single core). */
+  threads?: number;
+  /** How long past its time limit a cell's thread may stay silent before it is replaced. */
+  graceMs?: number;
+}
+
+export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { timeoutMs: 2_000, memoryBytes: 64 * 1024 * 1024 };
+
+const CLOSED = 'The code sandbox is closed.';
+/** Bounds a thread's start-up (tsx from source takes about half a second on a busy machine). */
+const STARTUP_MS = 30_000;
+
+interface Job extends SandboxJob {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+  /** Set once the thread is ending: what its running job, if any, is answered with. */
+  failure?: string;
+  exited: Promise<void>;
+}
+
+/**
+ * Cells run in QuickJS (quickjs-run.ts) on a small pool of threads (sandbox-worker.ts), so a
+ * cell that loops until its time limit holds a sandbox thread, not the server's event loop;
+ * further cells queue. QuickJS interrupts a cell at its deadline; should a thread still not
+ * answer `graceMs` after that, or die (a WebAssembly abort), it is terminated and replaced, its
+ * cell answered with an error, and the queue goes on. Idle threads are unreferenced, so a
+ * sandbox nobody closed never keeps the process alive.
+ */
+export function createSandbox(defaults: SandboxLimits = DEFAULT_SANDBOX_LIMITS, options: SandboxPoolOptions = {}): SandboxPool {
+  const size = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
+  const graceMs = options.graceMs ?? 5_000;
+  const slots = new Set<Slot>();
+  const queue: Job[] = [];
+  let seq = 0;
+  let closed = false;
+
+  function answer(slot: Slot, outcome: { value: unknown } | { error: string }): void {
+    const job = slot.job;
+    if (!job) return;
+    slot.job = undefined;
+    clearTimeout(slot.timer);
+    slot.worker.unref();
+    if ('error' in outcome) job.reject(new Error(outcome.error));
+    else job.resolve(outcome.value);
+  }
+
+  function spawn(): Slot {
+    const worker = startWorker(import.meta.url, 'sandbox-worker');
+    const slot: Slot = { worker, exited: Promise.resolve() };
+    worker.on('message', (message: SandboxAnswer) => {
+      const job = slot.job;
+      if (job?.id !== message.id) return;
+      if ('started' in message) {
+        watch(slot, job.limits.timeoutMs + graceMs);
+        return;
+      }
+      answer(slot, message);
+      dispatch();
+    });
+    worker.on('error', (error) => {
+      slot.failure ??= slot.job ? hostFailure(`The sandbox stopped: ${error.message}`, slot.job.limits.memoryBytes) : error.message;
+    });
+    slot.exited = new Promise<void>((resolve) =>
+      worker.once('exit', () => {
+        slots.delete(slot);
+        answer(slot, { error: slot.failure ?? 'The sandbox stopped unexpectedly.' });
+        dispatch();
+        resolve();
+      }),
+    );
+    slots.add(slot);
+    return slot;
+  }
+
+  /** Ends the slot's thread unless its job is answered within `ms`. */
+  function watch(slot: Slot, ms: number): void {
+    const job = slot.job!;
+    clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => {
+      slot.failure ??= timeLimitMessage(job.limits.timeoutMs);
+      void slot.worker.terminate();
+    }, ms);
+  }
+
+  function dispatch(): void {
+    while (!closed && queue.length > 0) {
+      let slot = [...slots].find((s) => !s.job && s.failure === undefined);
+      if (!slot) {
+        if (slots.size >= size) return;
+        slot = spawn();
+      }
+      const job = queue.shift()!;
+      slot.job = job;
+      slot.worker.ref();
+      watch(slot, STARTUP_MS + job.limits.timeoutMs + graceMs);
+      const { id, code, input, limits } = job;
+      slot.worker.postMessage({ id, code, input, limits } satisfies SandboxJob);
+    }
+  }
+
+  return {
+    runJavaScript(code, data, limits = {}) {
+      if (closed) return Promise.reject(new Error(CLOSED));
+      return new Promise<unknown>((resolve, reject) => {
+        // The row crosses as JSON text, serialized here as when the sandbox ran on this thread.
+        const input = JSON.stringify(data ?? null);
+        queue.push({ id: ++seq, code, input, limits: { ...defaults, ...limits }, resolve, reject });
+        dispatch();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error(CLOSED));
+      const exits = [...slots].map((slot) => {
+        slot.failure ??= CLOSED;
+        void slot.worker.terminate();
+        return slot.exited;
+      });
+      await Promise.all(exits);
+    },
+  };
 }
