@@ -100,6 +100,13 @@ describe('Requests page', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('complementary').count()).toBe(0);
 
+    // A custom time range: only the request logged the next day is after this local midnight.
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByLabel('Time range').selectOption('custom');
+    await page.getByLabel('From').fill('2026-11-02T00:00');
+    await page.getByTestId('request-count').getByText('1 matching').waitFor();
+    expect(new URL(page.url()).searchParams.get('from')).toBe('2026-11-02T00:00');
+
     expect(ui.problems).toEqual([]);
   });
 });

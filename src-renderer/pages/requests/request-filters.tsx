@@ -5,6 +5,12 @@ import { useShortcut, isTyping } from '../../components/shortcuts';
 import { setParams } from '../../router';
 import { RANGES } from './filter-params';
 
+/** A moment as a `datetime-local` value (local time, minutes). */
+const toLocalInput = (ms: number) => {
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+  return d.toISOString().slice(0, 16);
+};
+
 /** Typing waits this long before the URL (and the query) follows, so each keystroke is not a request. */
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -118,15 +124,31 @@ export function RequestFilters({ params }: { params: URLSearchParams }) {
       </label>
       <label>
         <span className="sr-only">Time</span>
-        <select aria-label="Time range" {...select('range')}>
+        <select
+          aria-label="Time range"
+          value={params.get('range') ?? (params.get('from') || params.get('to') ? 'custom' : '')}
+          onChange={(e) =>
+            e.target.value === 'custom'
+              ? setParams({ range: null, from: toLocalInput(Date.now() - 86400_000), request: null })
+              : setParams({ range: e.target.value || null, from: null, to: null, request: null })
+          }
+        >
           <option value="">All time</option>
           {Object.keys(RANGES).map((r) => (
             <option key={r} value={r}>
               Last {r}
             </option>
           ))}
+          <option value="custom">Custom…</option>
         </select>
       </label>
+      {params.get('from') || params.get('to') ? (
+        <span className="row" style={{ flexWrap: 'nowrap', gap: 4 }}>
+          <input aria-label="From" type="datetime-local" {...select('from')} />
+          <span className="muted">→</span>
+          <input aria-label="To" type="datetime-local" {...select('to')} />
+        </span>
+      ) : null}
       <label>
         <span className="sr-only">Score</span>
         <span className="row" style={{ flexWrap: 'nowrap', gap: 4 }}>
