@@ -128,7 +128,8 @@ try {
   const filters: Array<[string, string, string, string]> = [
     ['model = claude-sonnet-4 (20%)', setSelect('Model', 'claude-sonnet-4'), setSelect('Model', ''), 'model=claude-sonnet-4'],
     ['status = ERROR (1%)', setSelect('Status', 'ERROR'), setSelect('Status', ''), 'status=ERROR'],
-    ['time range = last 30d (of 90)', setSelect('Time range', '30d'), setSelect('Time range', ''), `start_time=${new Date(END - 30 * DAY).toISOString()}`],
+    // "Last 30d" counts back from now, so it keeps the corpus's newest days (all of it if the corpus ends within 30 days).
+    ['time range = last 30d', setSelect('Time range', '30d'), setSelect('Time range', ''), `start_time=${new Date(Date.now() - 30 * DAY).toISOString()}`],
   ];
   for (const [label, apply, clear, query] of filters) {
     const api: number[] = [];
