@@ -139,5 +139,11 @@ describe('Evaluations page', () => {
     await expect.poll(() => report.locator('td[data-status="FAILED"]').count()).toBe(1);
     await page.getByTestId('run-score').getByText('50.0').waitFor();
     expect((await t.api(`/reports/${run.body.report_id}/score`)).body.score.overall_score).toBe(50);
+
+    // The pipeline list works from the keyboard: arrows move, Enter opens.
+    await page.getByRole('option', { name: /Human review/ }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Refund triage' }).waitFor();
   });
 });

@@ -6,6 +6,7 @@ import { fmtInt } from '../../components/format';
 import { Modal } from '../../components/modal';
 import { navigate, setParams, useLocation } from '../../router';
 import { DatasetView } from './dataset-view';
+import { moveFocusInList } from '../../components/shortcuts';
 
 export function DatasetsPage() {
   const api = useApi();
@@ -76,7 +77,7 @@ export function DatasetsPage() {
         </div>
       ) : (
         <div className="split">
-          <div className="list" role="listbox" aria-label="Datasets">
+          <div className="list" role="listbox" aria-label="Datasets" onKeyDown={moveFocusInList}>
             {items.map((g) => (
               <div
                 key={g.id}

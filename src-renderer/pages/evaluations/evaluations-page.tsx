@@ -7,6 +7,7 @@ import { navigate, setParams, useLocation } from '../../router';
 import { PipelineView } from './pipeline-view';
 import { RunCompare } from './run-compare';
 import { RunView } from './run-view';
+import { moveFocusInList } from '../../components/shortcuts';
 
 export function EvaluationsPage() {
   const { params } = useLocation();
@@ -55,7 +56,7 @@ export function EvaluationsPage() {
         </div>
       ) : (
         <div className="split">
-          <div className="list" role="listbox" aria-label="Pipelines">
+          <div className="list" role="listbox" aria-label="Pipelines" onKeyDown={moveFocusInList}>
             {items.map((p) => (
               <div
                 key={p.id}

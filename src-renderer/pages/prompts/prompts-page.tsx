@@ -5,6 +5,7 @@ import { fmtTime } from '../../components/format';
 import { setParams, useLocation } from '../../router';
 import { PromptDetail } from './prompt-detail';
 import { PromptEditor } from './prompt-editor';
+import { moveFocusInList } from '../../components/shortcuts';
 
 export function PromptsPage() {
   const { params } = useLocation();
@@ -53,7 +54,7 @@ export function PromptsPage() {
         </div>
       ) : (
         <div className="split">
-          <div className="list" role="listbox" aria-label="Prompt templates">
+          <div className="list" role="listbox" aria-label="Prompt templates" onKeyDown={moveFocusInList}>
             <div style={{ padding: 8 }}>
               <input type="search" aria-label="Filter prompts" placeholder="Filter by name…" value={filter} onChange={(e) => setFilter(e.target.value)} style={{ width: '100%' }} />
             </div>
