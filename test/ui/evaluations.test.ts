@@ -119,7 +119,7 @@ describe('Evaluations page', () => {
     expect(ui.problems).toEqual([expect.stringContaining('422')]);
   });
 
-  it('takes a person\'s verdict in a HUMAN cell and rescores the run', async () => {
+  it('takes a person\'s verdict in a HUMAN cell, reorders columns, and moves through pipelines by keyboard', async () => {
     const { page, t } = ui;
     const group = (await t.api('/api/public/v2/dataset-groups', { body: { name: 'reviews' } })).body.dataset_group.id;
     const csv = 'answer\nGood answer\nBad answer\n';
@@ -140,8 +140,26 @@ describe('Evaluations page', () => {
     await page.getByTestId('run-score').getByText('50.0').waitFor();
     expect((await t.api(`/reports/${run.body.report_id}/score`)).body.score.overall_score).toBe(50);
 
+    // Reordering: a column moves left past one it does not read.
+    const counts = await t.api('/reports', {
+      body: {
+        dataset_group_id: group, name: 'Lengths',
+        columns: [
+          { column_type: 'COUNT', name: 'chars', configuration: { source: 'answer', type: 'chars' } },
+          { column_type: 'COUNT', name: 'words', configuration: { source: 'answer', type: 'words' } },
+        ],
+      },
+    });
+    await ui.open(`/evaluations?pipeline=${counts.body.report_id}`);
+    await page.getByRole('button', { name: 'Move words left' }).click();
+    await expect
+      .poll(async () => (await t.api(`/reports/${counts.body.report_id}`)).body.report_columns.sort((a: { position: number }, b: { position: number }) => a.position - b.position).map((c: { name: string }) => c.name))
+      .toEqual(['answer', 'words', 'chars']);
+    await expect.poll(() => page.getByRole('button', { name: 'Move words left' }).isDisabled()).toBe(true);
+
     // The pipeline list works from the keyboard: arrows move, Enter opens.
-    await page.getByRole('option', { name: /Human review/ }).focus();
+    await page.getByRole('option', { name: /Lengths/ }).focus();
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Refund triage' }).waitFor();
