@@ -28,10 +28,20 @@ export interface AuthDeps {
 }
 
 export function createAuthService({ store, sessionSecret, now }: AuthDeps) {
+  // Every request authenticates; under an ingest burst a database read per request competes with
+  // the ingest thread's commits for the WAL, so known keys are answered from memory. Keys change
+  // only through this service, which drops the cache when one is revoked.
+  const known = new Map<string, Principal>();
   function principalForKey(key: string): Principal | null {
-    const row = store.keyByHash(hashKey(key));
+    const hash = hashKey(key);
+    const cached = known.get(hash);
+    if (cached) return cached;
+    const row = store.keyByHash(hash);
     if (!row || row.revoked_at !== null) return null;
-    return { workspaceId: row.workspace_id, keyId: row.id };
+    const principal = { workspaceId: row.workspace_id, keyId: row.id };
+    if (known.size >= 1000) known.clear();
+    known.set(hash, principal);
+    return principal;
   }
 
   function issueKey(workspaceId: number, name: string, key = generateKey()) {
@@ -109,6 +119,7 @@ export function createAuthService({ store, sessionSecret, now }: AuthDeps) {
 
     revokeKey(caller: Principal, id: number) {
       if (!store.revokeKey(caller.workspaceId, id, now())) throw notFound('API key');
+      known.clear();
     },
   };
 }
