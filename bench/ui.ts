@@ -4,63 +4,24 @@
 // painted) for first rows, and the same filtered API call made directly over HTTP for filters.
 // BENCH_ROWS (default 1,000,000) and BENCH_DIR (reuse a seeded directory, e.g. bench/query.ts's:
 // same corpus, same insert path) are optional.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { ensureRendererBuilt } from '../src-main/renderer-build';
 import { createServer } from '../src-server/server';
-import { openDatabase, closeDatabase } from '../src-server/store/db';
-import { createRequestStore } from '../src-server/store/requests';
-import { createWorkspaceStore } from '../src-server/store/workspaces';
-import { searchText } from '../src-server/services/search-text';
-import { hashKey } from '../src-server/services/auth';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/ui';
-import { logRecord, vocabulary } from './support/corpus';
+import { vocabulary } from './support/corpus';
+import { BENCH_KEY, seedRequests } from './support/seed';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const dir = process.env.BENCH_DIR ?? join(tmpdir(), `promptledger-bench-ui-${ROWS}`);
 const file = join(dir, 'promptledger.db');
-const KEY = 'pl_bench_key';
+const KEY = BENCH_KEY;
 const DAY = 86_400_000;
-const END = Date.UTC(2026, 10, 1);
-const START = END - 90 * DAY;
 
 /** The same corpus and insert path as bench/query.ts (the store's own insert, minus HTTP). */
-function seed() {
-  mkdirSync(dir, { recursive: true });
-  const db = openDatabase(file, { synchronous: 'OFF' });
-  const workspaces = createWorkspaceStore(db);
-  workspaces.insertWorkspace('Default', Date.now());
-  workspaces.insertKey({ workspace_id: 1, name: 'bench', prefix: 'pl_bench_k', key_hash: hashKey(KEY), created_at: Date.now() });
-  const store = createRequestStore(db);
-  const batch = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      const r = logRecord(i, START + Math.floor(((END - START) * i) / ROWS));
-      store.insert({
-        workspace_id: 1, provider: r.provider, model: r.model,
-        input: JSON.stringify(r.input), output: JSON.stringify(r.output),
-        request_start_time: r.start, request_end_time: r.end, latency_ms: r.latency,
-        parameters: JSON.stringify(r.parameters), tags: r.tags, metadata: r.metadata,
-        scores: r.score === null ? {} : { default: r.score },
-        prompt_id: null, prompt_name: null, prompt_version_number: null, prompt_version_id: null,
-        prompt_input_variables: '{}', input_tokens: r.inputTokens, output_tokens: r.outputTokens, price: r.price,
-        function_name: 'openai.chat.completions.create', status: r.status, error_type: null, error_message: null,
-        api_type: 'chat-completions', group_id: null, created_at: r.end,
-        searchText: searchText(r.input, r.output),
-      });
-    }
-  });
-  const t0 = performance.now();
-  for (let i = 0; i < ROWS; i += 10_000) {
-    batch(i, Math.min(ROWS, i + 10_000));
-    if ((i / 10_000) % 10 === 9) console.log(`  seeded ${i + 10_000} rows`);
-  }
-  db.exec('ANALYZE');
-  closeDatabase(db);
-  console.log(`  seeded ${ROWS} rows in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-}
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 const ms = (n: number) => `${n.toFixed(0).padStart(5)} ms`;
@@ -95,7 +56,7 @@ async function timeToFreshRows(page: Page, act: string): Promise<number> {
 const setSelect = (label: string, value: string) =>
   `const s = document.querySelector('select[aria-label="${label}"]'); s.value = ${JSON.stringify(value)}; s.dispatchEvent(new Event('change', { bubbles: true }));`;
 
-if (!existsSync(file)) seed();
+if (!existsSync(file)) seedRequests(dir, ROWS);
 const bytes = statSync(file).size;
 console.log(`ui: ${ROWS.toLocaleString()} requests, ${(bytes / 2 ** 20).toFixed(0)} MiB; ${RUNS} runs each`);
 
