@@ -29,6 +29,12 @@ export function createApp({ routes, auth, bodyLimitBytes, log, version }: AppOpt
   );
 
   const app = new Koa();
+  // Errors Koa sees after a reply started: a client that hangs up mid-stream (an SSE watcher
+  // closing its tab, an aborted export) is normal, not a fault; anything else goes to our log.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(error.code ?? '')) return;
+    log.error('response failed', error);
+  });
   const router = new Router();
   mount(router, all, { auth, bodyLimitBytes });
   app.use(errorMiddleware(log));
