@@ -8,6 +8,7 @@ import { fmtInt, fmtTime } from '../../components/format';
 import { setParams, useLocation } from '../../router';
 import { DraftEditor } from './draft-editor';
 import { cellText } from './cell-text';
+import { Pager } from '../../components/pager';
 
 const PER_PAGE = 100;
 
@@ -152,19 +153,7 @@ function PublishedRows({ version, draftId, onCopiedToDraft }: { version: Dataset
       </div>
       {error ? <p className="error" role="alert">{error}</p> : null}
       <RowsTable columns={rows.data?.columns ?? version.column_names} rows={rows.data?.rows ?? []} />
-      {rows.data && rows.data.pages > 1 ? (
-        <div className="row">
-          <button type="button" className="small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            ← Previous
-          </button>
-          <span className="muted">
-            Page {page} of {rows.data.pages}
-          </span>
-          <button type="button" className="small" disabled={page >= rows.data.pages} onClick={() => setPage(page + 1)}>
-            Next →
-          </button>
-        </div>
-      ) : null}
+      <Pager page={page} pages={rows.data?.pages} onPage={setPage} />
     </section>
   );
 }

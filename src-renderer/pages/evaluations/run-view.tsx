@@ -9,6 +9,7 @@ import { JsonView } from '../../components/json-view';
 import { Modal } from '../../components/modal';
 import { setParams } from '../../router';
 import { cellText } from '../datasets/cell-text';
+import { Pager } from '../../components/pager';
 
 export const runStatusClass = (s: RunStatus | null) => (s === 'COMPLETED' ? 'ok' : s === 'FAILED' ? 'bad' : s === 'CANCELED' ? 'warn' : 'accent');
 
@@ -156,19 +157,7 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
           </tbody>
         </table>
       </div>
-      {rows.data && rows.data.pages > 1 ? (
-        <div className="row">
-          <button type="button" className="small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            ← Previous
-          </button>
-          <span className="muted">
-            Page {page} of {rows.data.pages}
-          </span>
-          <button type="button" className="small" disabled={page >= rows.data.pages} onClick={() => setPage(page + 1)}>
-            Next →
-          </button>
-        </div>
-      ) : null}
+      <Pager page={page} pages={rows.data?.pages} onPage={setPage} />
       {cell ? (
         <Modal title={`Row ${cell.row + 1} · ${cell.column}`} onClose={() => setCell(null)}>
           <dl className="kv">
