@@ -18,8 +18,10 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src-main/index.ts'),
           // The server's ingest thread: store/ingest.ts starts ./ingest-worker.js beside the bundle.
           'ingest-worker': resolve(import.meta.dirname, 'src-server/store/ingest-worker.ts'),
-          // The code sandbox's threads: eval/sandbox/quickjs.ts starts ./sandbox-worker.js.
+          // The code sandbox's threads: eval/sandbox/worker-pool.ts starts ./sandbox-worker.js.
           'sandbox-worker': resolve(import.meta.dirname, 'src-server/eval/sandbox/sandbox-worker.ts'),
+          // The Python sandbox thread: eval/sandbox/worker-pool.ts starts ./python-worker.js (pyodide stays in node_modules).
+          'python-worker': resolve(import.meta.dirname, 'src-server/eval/sandbox/python-worker.ts'),
         },
         formats: ['es'],
       },

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CellError, type CellContext, type ColumnTypeId, type PromptSource } from '../src-server/eval/column-type';
 import { columnTypes } from '../src-server/eval/columns/index';
-import { PYTHON_UNAVAILABLE } from '../src-server/eval/columns/code-execution';
 import { createLlmGateway, type LlmCallLog } from '../src-server/eval/llm-gateway';
 import { createSandbox } from '../src-server/eval/sandbox/quickjs';
 import { startMockLlm, type MockLlm } from './support/mock-llm';
@@ -117,6 +116,7 @@ const cases: Record<ColumnTypeId, () => TypeCases> = {
     edge: [
       { name: 'no return is null', config: { code: 'const x = 1;' }, row: {}, value: null },
       { name: 'fresh globals per cell', config: { code: 'globalThis.seen = (globalThis.seen || 0) + 1; return globalThis.seen' }, row: {}, value: 1 },
+      { name: 'Python reads the row', config: { code: 'return {"n": data["a"] * 2, "s": data["b"].upper()}', language: 'PYTHON' }, row: { a: 21, b: 'x' }, value: { n: 42, s: 'X' } },
     ],
     error: [
       { name: 'no process', config: { code: 'return process.env' }, row: {}, error: /'process' is not defined/ },
@@ -127,7 +127,7 @@ const cases: Record<ColumnTypeId, () => TypeCases> = {
       { name: 'deep recursion', config: { code: 'function f() { return f() } return f()' }, row: {}, error: /Stack overflow|too much recursion|call stack/i },
       { name: 'a thrown error', config: { code: 'throw new TypeError("bad row")' }, row: {}, error: /TypeError: bad row/ },
       { name: 'a function is not JSON', config: { code: 'return () => 1' }, row: {}, error: /cannot be turned into JSON/ },
-      { name: 'Python', config: { code: 'return 1', language: 'PYTHON' }, row: {}, error: new RegExp(PYTHON_UNAVAILABLE.slice(0, 30)) },
+      { name: 'a Python exception', config: { code: 'raise ValueError("bad row")', language: 'PYTHON' }, row: {}, error: /^ValueError: bad row$/ },
     ],
     badConfig: [{ config: { code: '' }, path: ['code'] }, { config: { code: 'x', language: 'RUBY' }, path: ['language'] }, { config: { code: 'x', timeout_ms: 60_000 }, path: ['timeout_ms'] }],
   }),

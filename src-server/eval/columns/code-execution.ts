@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { CellError, columnType } from '../column-type';
 
-export const PYTHON_UNAVAILABLE = 'Python is not available in this build: no offline sandboxed Python runtime is installed. Use JAVASCRIPT.';
-
 export const codeExecution = columnType({
   id: 'CODE_EXECUTION',
-  description: 'Runs your code in a sandbox (no host access, time and memory limits) with the row as `data`; returns what it returns.',
+  description: 'Runs your JavaScript or Python code in a sandbox (no host access, time and memory limits) with the row as `data`; returns what it returns.',
   config: z.object({
     code: z.string().min(1).max(100_000),
     language: z.enum(['JAVASCRIPT', 'PYTHON']).default('JAVASCRIPT'),
@@ -14,12 +12,12 @@ export const codeExecution = columnType({
   }),
   reads: () => [],
   async run(c, ctx) {
-    if (c.language === 'PYTHON') throw new CellError(PYTHON_UNAVAILABLE);
+    const limits = {
+      ...(c.timeout_ms ? { timeoutMs: c.timeout_ms } : {}),
+      ...(c.memory_mb ? { memoryBytes: c.memory_mb * 1024 * 1024 } : {}),
+    };
     try {
-      const value = await ctx.sandbox.runJavaScript(c.code, ctx.row, {
-        ...(c.timeout_ms ? { timeoutMs: c.timeout_ms } : {}),
-        ...(c.memory_mb ? { memoryBytes: c.memory_mb * 1024 * 1024 } : {}),
-      });
+      const value = c.language === 'PYTHON' ? await ctx.sandbox.runPython(c.code, ctx.row, limits) : await ctx.sandbox.runJavaScript(c.code, ctx.row, limits);
       return { value };
     } catch (error) {
       throw new CellError((error as Error).message);
