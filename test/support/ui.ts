@@ -7,7 +7,13 @@ import { startServer, type TestServer } from './server';
 import type { ServerOptions } from '../../src-server/server';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SCREENSHOTS = join(ROOT, 'docs', 'screenshots');
+/**
+ * Every run takes the screenshots; `UPDATE_SCREENSHOTS=1 npm test` writes them over the ones the
+ * README shows, otherwise they land in test-results/ (ignored), so a test run leaves the tree clean.
+ */
+export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
+  ? join(ROOT, 'docs', 'screenshots')
+  : join(ROOT, 'test-results', 'screenshots');
 
 /** Debian's Chromium: Playwright cannot download its own browser on the CI machine. */
 export const CHROMIUM = process.env.PROMPTLEDGER_CHROMIUM ?? '/usr/bin/chromium';
