@@ -8,6 +8,7 @@ import { PipelineView } from './pipeline-view';
 import { RunCompare } from './run-compare';
 import { RunView } from './run-view';
 import { moveFocusInList } from '../../components/shortcuts';
+import { countOf } from '../../components/format';
 
 export function EvaluationsPage() {
   const { params } = useLocation();
@@ -69,7 +70,7 @@ export function EvaluationsPage() {
               >
                 <span className="title">{p.name}</span>
                 <span className="muted" style={{ fontSize: 12 }}>
-                  {p.column_count} columns · {p.runs.length} runs
+                  {countOf(p.column_count, 'column')} · {countOf(p.runs.length, 'run')}
                   {p.runs[0]?.score != null ? ` · last score ${p.runs[0].score.toFixed(1)}` : ''}
                 </span>
               </div>
