@@ -91,8 +91,9 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
 
   const providers = createProviderService({ store: createProviderStore(db), writer, now });
   const prompts = createPromptService({ store: createPromptStore(db), providers, writer, now });
+  const requestStore = createRequestStore(db);
   const requests = createRequestService({
-    store: createRequestStore(db),
+    store: requestStore,
     stats: createRequestStatsStore(db),
     writer,
     ingest,
@@ -105,7 +106,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   datasetStore.removeAbandoned();
   const folderStore = createFolderStore(db);
   const folders = createFolderService({ store: folderStore, writer, now });
-  const datasets = createDatasetService({ store: datasetStore, folders: folderStore, requests: createRequestStore(db), writer, now });
+  const datasets = createDatasetService({ store: datasetStore, folders: folderStore, requests: requestStore, writer, now });
   const evaluations = createEvaluationEngine({
     db, writer, datasets, datasetStore, folderExists: (ws, id) => folderStore.get(ws, id) !== undefined,
     prompts, providers, requests, env: options.env ?? process.env, concurrency: options.evalConcurrency, now, log,
