@@ -1,4 +1,4 @@
-// Ingest throughput: POST /log-request against a no-op route on the same Koa stack, same run,
+// Ingest throughput: POST /log-request against a no-op app built by the same createApp, same run,
 // same load generator (50 connections, ~2 KB bodies, each different). Prints req/s, p50, p99 and
 // b/a. The generator is wrk when installed (C, light on the shared CPU), else autocannon.
 import autocannon from 'autocannon';
@@ -89,9 +89,9 @@ async function load(url: string, path: string, seconds: number) {
 const server = await startBenchServer(dir);
 try {
   console.log(`ingest: ${hasWrk ? 'wrk' : 'autocannon'}, ${CONNECTIONS} connections, ${SECONDS} s each, body ≈ ${body(1).length} bytes`);
-  await load(server.url, '/bench/noop', 2);
+  await load(server.noopUrl, '/bench/noop', 2);
   await load(server.url, '/log-request', 2);
-  const noop = await load(server.url, '/bench/noop', SECONDS);
+  const noop = await load(server.noopUrl, '/bench/noop', SECONDS);
   const ingest = await load(server.url, '/log-request', SECONDS);
   const line = (name: string, r: typeof noop) =>
     `  ${name.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`;

@@ -65,8 +65,8 @@ async function main() {
       if (res.status !== 200) throw new Error(`${path} → ${res.status}`);
       return res.json();
     };
-    const post = async (path: string, body: unknown, expected = 200) => {
-      const res = await fetch(server.url + path, { method: 'POST', headers, body: JSON.stringify(body) });
+    const post = async (path: string, body: unknown, expected = 200, base = server.url) => {
+      const res = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body) });
       if (res.status !== expected) throw new Error(`${path} → ${res.status}`);
       return res.json();
     };
@@ -75,7 +75,7 @@ async function main() {
     if (sanity.total !== TEMPLATES || sanity.items[0].version !== 7) throw new Error('seed not visible as expected');
 
     const health = await timeIt(SAMPLES, () => get('/health'));
-    const noop = await timeIt(SAMPLES, () => post('/bench/noop', { x: 1 }, 201));
+    const noop = await timeIt(SAMPLES, () => post('/bench/noop', { x: 1 }, 201, server.noopUrl));
     const list = await timeIt(SAMPLES, (i) => get(`/prompt-templates?label=prod&page=${1 + (i % 50)}`));
     const fetchUse = await timeIt(SAMPLES, (i) =>
       post(`/prompt-templates/template-${(i * 7919) % TEMPLATES}`, { label: 'prod', input_variables: { topic: 'owls', tone: 'dry' } }),

@@ -1,8 +1,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dataFiles } from '../src-server/data-dir';
 import { generateKey } from '../src-server/services/auth';
-import { createServer, type RunningServer, type ServerOptions } from '../src-server/server';
-import type { Logger } from '../src-server/http/errors';
+import { openApp } from '../src-server/compose';
+import { listenApp, type RunningServer } from '../src-server/server';
+import type { Logger } from '../src-server/logger';
 import { knownApiKey } from './data-location';
 import { DEFAULT_PORT, listenOnFreePort } from './ports';
 
@@ -37,17 +38,18 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   // a fresh key for the default workspace and save it where the first one lived.
   const recoverKey = !apiKey && existsSync(files.database);
   if (recoverKey) apiKey = generateKey();
-  const base: ServerOptions = {
-    dataDir: options.dataDir,
-    host: env.PROMPTLEDGER_HOST || '127.0.0.1',
-    apiKey,
-    staticDir: options.staticDir,
-    log: options.log,
-  };
-  const server = await listenOnFreePort((port) => createServer({ ...base, port }), preferred);
+  const opened = openApp({ dataDir: options.dataDir, apiKey, staticDir: options.staticDir, log: options.log });
+  const host = env.PROMPTLEDGER_HOST || '127.0.0.1';
+  let server: RunningServer;
+  try {
+    // The data opens once; a taken port retries only the listen.
+    server = await listenOnFreePort((port) => listenApp(opened, { host, port }), preferred);
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
   if (recoverKey) writeFileSync(files.apiKey, `${apiKey}\n`, { mode: 0o600 });
-  // A failed listen on a taken port may already have generated and saved the key: read it back.
-  apiKey ??= server.generatedKey ?? knownApiKey(options.dataDir, env);
+  apiKey ??= server.generatedKey;
   if (!apiKey) {
     await server.close();
     throw new Error('The server started without an API key for the default workspace.');

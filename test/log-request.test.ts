@@ -75,12 +75,36 @@ describe('POST /log-request', () => {
       output_tokens: 3,
       price: 0.00012,
       function_name: 'openai.chat.completions.create',
+      score: 90,
+      scored: true,
       scores: { default: 90 },
       status: 'SUCCESS',
       prompt_id: null,
       prompt_version: { commit_message: null },
     });
     expect(stored.body.output).toEqual(body.output);
+  });
+
+  it('reports score 0 for a body without score, as the seed specifies, and tells it from a given 0', async () => {
+    const unscored = (await log(logBody())).body.id;
+    const zero = (await log(logBody({ score: 0 }))).body.id;
+    const named = (await log(logBody({ score: 70, score_name: 'tone' }))).body.id;
+    const record = async (id: number) => (await t.api(`/api/public/v2/requests/${id}`)).body;
+    expect(await record(unscored)).toMatchObject({ score: 0, scored: false, scores: {} });
+    expect(await record(zero)).toMatchObject({ score: 0, scored: true, scores: { default: 0 } });
+    expect(await record(named)).toMatchObject({ score: 0, scored: true, scores: { tone: 70 } });
+    const listed = (await t.api('/api/public/v2/requests?limit=200')).body.items as Array<{ id: number; scored: boolean }>;
+    expect(listed.find((r) => r.id === unscored)).toMatchObject({ score: 0, scored: false });
+    // Range filters match given scores only: the implied 0 is not a score anyone gave.
+    const lowest = (await t.api('/api/public/v2/requests?score_max=0&limit=200')).body.items.map((r: { id: number }) => r.id);
+    expect(lowest).toContain(zero);
+    expect(lowest).not.toContain(unscored);
+  });
+
+  it('becomes scored when a score arrives after the fact', async () => {
+    const id = (await log(logBody())).body.id;
+    expect((await t.api('/rest/track-score', { body: { request_id: id, score: 35 } })).status).toBe(200);
+    expect((await t.api(`/api/public/v2/requests/${id}`)).body).toMatchObject({ score: 35, scored: true, scores: { default: 35 } });
   });
 
   it('accepts epoch seconds and ISO timestamps alike', async () => {

@@ -3,23 +3,28 @@ import { join } from 'node:path';
 
 export const root = join(import.meta.dirname, '..', '..');
 
-/** Starts bench-server.ts on `dataDir`; resolves with its URL once it prints the ready line. */
-export async function startBenchServer(dataDir: string): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+/**
+ * Starts bench-server.ts on `dataDir`; resolves once it prints the ready line with the server's URL
+ * and the URL of the no-op app beside it (POST /bench/noop, the same Koa stack with no work).
+ */
+export async function startBenchServer(dataDir: string): Promise<{ url: string; noopUrl: string; child: ChildProcess; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(root, 'bench', 'support', 'bench-server.ts'), dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
     cwd: root,
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, noopUrl] = await new Promise<[string, string]>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
+      const noop = /no-op app on (\S+)/.exec(out);
+      if (m && noop) resolve([m[1], noop[1]]);
     });
     child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
   });
   return {
     url,
+    noopUrl,
     child,
     stop: () =>
       new Promise((resolve) => {

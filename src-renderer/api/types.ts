@@ -23,6 +23,10 @@ export interface RequestItem {
   error_type: string | null;
   error_message: string | null;
   group_id: number | null;
+  /** The `default` score; 0 when none was given, as the seed specifies (see `scored`). */
+  score: number;
+  /** Whether any score was given explicitly (log body, tracking endpoints). */
+  scored: boolean;
   scores: Record<string, number>;
   prompt_version: { prompt_template: unknown; commit_message: string | null; metadata: Record<string, unknown> } | null;
   created_at: string;

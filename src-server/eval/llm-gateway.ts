@@ -53,7 +53,7 @@ export interface LlmGatewayDeps {
   now: () => number;
 }
 
-export function createLlmGateway({ findProvider, env, concurrency, logCall, now }: LlmGatewayDeps): LlmGateway & { limiterFor(name: string): Limiter } {
+export function createLlmGateway({ findProvider, env, concurrency, logCall, now }: LlmGatewayDeps): LlmGateway {
   const limiters = new Map<string, Limiter>();
   // A cell does not wait for its call's log entry to commit; a run waits for all of them at its end.
   const logging = new Set<Promise<unknown>>();
@@ -84,7 +84,6 @@ export function createLlmGateway({ findProvider, env, concurrency, logCall, now 
   });
 
   return {
-    limiterFor,
     async settled() {
       await Promise.allSettled([...logging]);
     },

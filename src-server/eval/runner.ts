@@ -256,8 +256,6 @@ export function createRunner(deps: RunnerDeps) {
       return ids;
     },
 
-    isActive: (reportId: number) => active.has(reportId),
-
     async cancel(reportId: number): Promise<boolean> {
       const entry = active.get(reportId);
       if (!entry) return false;

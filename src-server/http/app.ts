@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { errorMiddleware, type Logger } from './errors';
+import type { Logger } from '../logger';
+import { errorMiddleware } from './errors';
 import { mount, openApiDocument, route, type Authenticator, type Route } from './route';
 
 export interface AppOptions {

@@ -1,10 +1,6 @@
 import type { Context, Next } from 'koa';
 import { AppError } from '../errors';
-
-export interface Logger {
-  error(message: string, error?: unknown): void;
-  info(message: string): void;
-}
+import type { Logger } from '../logger';
 
 /**
  * The one place errors become responses. AppError carries its status and API.md body; anything

@@ -1,17 +1,13 @@
-import type { Logger } from '../http/errors';
-import type { Route } from '../http/route';
-import { evaluationRoutes } from '../http/routes/evaluations';
-import { reportRoutes } from '../http/routes/reports';
 import { AppError } from '../errors';
 import { CellError, type PromptSource } from '../eval/column-type';
 import { createLlmGateway, type LlmCallLog } from '../eval/llm-gateway';
 import { createRunner } from '../eval/runner';
 import { createSandbox } from '../eval/sandbox/quickjs';
+import type { Logger } from '../logger';
 import { LogRequestBody } from '../schemas/logging';
-import type { Db } from '../store/db';
 import type { DatasetStore } from '../store/datasets';
-import { createReportCellStore } from '../store/report-cells';
-import { createReportStore } from '../store/reports';
+import type { ReportCellStore } from '../store/report-cells';
+import type { ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
 import { TemplateRenderError } from '../templates/jinja2';
 import { renderPromptTemplate } from '../templates/render-prompt';
@@ -25,7 +21,8 @@ import type { RequestService } from './requests';
 export const DEFAULT_EVAL_CONCURRENCY = 8;
 
 export interface EvaluationEngineDeps {
-  db: Db;
+  reports: ReportStore;
+  cells: ReportCellStore;
   writer: Writer;
   datasets: DatasetService;
   datasetStore: DatasetStore;
@@ -42,13 +39,11 @@ export interface EvaluationEngineDeps {
   log: Logger;
 }
 
-/** Wires reports, the runner and their routes; `start()` resumes interrupted runs, `stop()` pauses them. */
+/** Wires the report services to the runner; `start()` resumes interrupted runs, `stop()` pauses them. */
 export function createEvaluationEngine(deps: EvaluationEngineDeps) {
-  const { writer, now } = deps;
+  const { reports, cells, writer, now } = deps;
   const envConcurrency = Number(deps.env.PROMPTLEDGER_EVAL_CONCURRENCY);
   const concurrency = deps.concurrency ?? (Number.isInteger(envConcurrency) && envConcurrency > 0 ? envConcurrency : DEFAULT_EVAL_CONCURRENCY);
-  const reports = createReportStore(deps.db);
-  const cells = createReportCellStore(deps.db);
 
   const datasets: ReportDatasets = {
     resolveVersion: (ws, groupId, versionNumber) => deps.datasets.resolveVersion(ws, groupId, versionNumber),
@@ -111,14 +106,14 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
   });
 
   return {
-    routes: (): Route[] => [...reportRoutes(pipelines, runs), ...evaluationRoutes(pipelines, runs)],
+    reports: pipelines,
+    runs,
     start: () => runner.resumeAll(),
     // The runs are aborted first (runner.stop() aborts before it awaits), so a cell the closing
     // sandbox cuts short is not recorded and the run resumes it at the next start.
     stop: async () => {
       await Promise.all([runner.stop(), sandbox.close()]);
     },
-    runner,
   };
 }
 

@@ -151,7 +151,7 @@ export function createReportService(deps: ReportServiceDeps) {
       if (body.configuration !== undefined) column.configuration = parseConfiguration(column.column_type as ColumnTypeId, body.configuration, ['body', 'configuration']);
       columns.splice(body.position === undefined ? index : insertAt(columns, body.position, ['body', 'position']), 0, column);
       const locOf = (i: number) => (columns[i] === column ? ['body', 'configuration'] : ['body', 'name']);
-      checkUniqueNames(columns, (i) => (columns[i] === column ? ['body', 'configuration'] : ['body', 'configuration']));
+      checkUniqueNames(columns, () => ['body', 'name']);
       checkReferences(columns, locOf);
       await writer.write(() => saveColumns(row.report_id, existing, columns, now()));
       return { success: true, report_column: columnView(reports.columns(row.report_id).find((c) => c.id === columnId)!) };

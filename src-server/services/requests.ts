@@ -54,6 +54,9 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
       error_message: row.error_message,
       api_type: row.api_type,
       group_id: row.group_id,
+      // The seed's `score` defaults to 0; `scored` tells that implied 0 from a score someone gave.
+      score: scores.default ?? 0,
+      scored: Object.keys(scores).length > 0,
       scores,
       prompt_version: linked ?? requestAsVersion(input, row.provider, row.model, parameters),
       created_at: iso(row.created_at),

@@ -11,7 +11,6 @@ export interface Writer {
   write<T>(work: (db: Db) => T): Promise<T>;
   /** Commits whatever is queued now; resolves when the queue is empty. */
   flush(): Promise<void>;
-  readonly stats: { batches: number; jobs: number };
 }
 
 /**
@@ -27,7 +26,6 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
   let queue: Job[] = [];
   let scheduled = false;
   let idleWaiters: Array<() => void> = [];
-  const stats = { batches: 0, jobs: 0 };
 
   const runOne = db.transaction((job: Job) => job.run(db));
   const runBatch = db.transaction((jobs: Job[]) =>
@@ -53,8 +51,6 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
         for (const job of batch) job.reject(error);
         continue;
       }
-      stats.batches++;
-      stats.jobs += batch.length;
       results.forEach((result, i) => {
         if (result.ok) batch[i].resolve(result.value);
         else batch[i].reject(result.error);
@@ -74,7 +70,6 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
   }
 
   return {
-    stats,
     write<T>(work: (db: Db) => T): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         queue.push({ run: work, resolve: resolve as (value: unknown) => void, reject });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src-main/app-server';
+import { openApp } from '../../src-server/compose';
+import { listenApp } from '../../src-server/server';
 import { openSession } from '../../src-main/session';
 import { call, tempDir } from '../support/server';
 import { logBody } from '../support/factories';
@@ -50,6 +52,24 @@ describe('the desktop server', () => {
     expect(app.apiKey).toBe(readFileSync(join(dir, 'api-key'), 'utf8').trim());
     expect((await call(app.server.url, '/api/public/v2/api-keys', { key: app.apiKey })).status).toBe(200);
     taken.close();
+  });
+
+  it('retries only the listen on a taken port: the data opened once serves the next port', async () => {
+    const taken = await occupy();
+    const port = (taken.address() as { port: number }).port;
+    const dir = tempDir();
+    const opened = openApp({ dataDir: dir });
+    try {
+      await expect(listenApp(opened, { port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      const server = await listenApp(opened, { port: 0 });
+      const key = opened.generatedKey!;
+      expect((await call(server.url, '/log-request', { key, body: logBody() })).status).toBe(201);
+      await server.close();
+    } finally {
+      await opened.close();
+      taken.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reopens the same data with the saved key, and recovers a deleted key file with a fresh key', async () => {

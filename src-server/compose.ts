@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type Koa from 'koa';
+import pkg from '../package.json';
+import { dataFiles } from './data-dir';
+import { createApp } from './http/app';
+import type { Route } from './http/route';
+import { columnTypeRoutes } from './http/routes/column-types';
+import { datasetRoutes } from './http/routes/datasets';
+import { evaluationRoutes } from './http/routes/evaluations';
+import { folderRoutes } from './http/routes/folders';
+import { loggingRoutes } from './http/routes/logging';
+import { promptRoutes } from './http/routes/prompts';
+import { providerRoutes } from './http/routes/providers';
+import { reportRoutes } from './http/routes/reports';
+import { requestRoutes } from './http/routes/requests';
+import { systemRoutes } from './http/routes/system';
+import { workspaceRoutes } from './http/routes/workspaces';
+import { staticFiles } from './http/static';
+import type { Logger } from './logger';
+import { createAuthService } from './services/auth';
+import { createDatasetService } from './services/datasets';
+import { createEvaluationEngine } from './services/evaluation-engine';
+import { createFolderService } from './services/folders';
+import { createPromptService } from './services/prompts';
+import { createProviderService } from './services/providers';
+import { createRequestService } from './services/requests';
+import { createDatasetStore } from './store/datasets';
+import { closeDatabase, openDatabase, type Db } from './store/db';
+import { createFolderStore } from './store/folders';
+import { createIngest } from './store/ingest';
+import { createPromptStore } from './store/prompts';
+import { createProviderStore } from './store/providers';
+import { createReportCellStore } from './store/report-cells';
+import { createReportStore } from './store/reports';
+import { createRequestStatsStore } from './store/request-stats';
+import { createRequestStore } from './store/requests';
+import { createWorkspaceStore } from './store/workspaces';
+import { createWriter } from './store/writer';
+
+export const VERSION: string = pkg.version;
+
+export const DEFAULT_BODY_LIMIT = 50 * 1024 * 1024;
+
+export interface OpenAppOptions {
+  dataDir: string;
+  /** PROMPTLEDGER_API_KEY: accepted for the default workspace, registered if new. */
+  apiKey?: string;
+  bodyLimitBytes?: number;
+  log?: Logger;
+  now?: () => number;
+  /** Provider keys and base URLs for evaluations (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY) and
+   * PROMPTLEDGER_EVAL_CONCURRENCY; default: this process's environment. */
+  env?: Record<string, string | undefined>;
+  /** In-flight LLM calls per provider during evaluations (overrides PROMPTLEDGER_EVAL_CONCURRENCY). */
+  evalConcurrency?: number;
+  /** The built UI (`out/renderer`), served at `/` after every API route had its chance. */
+  staticDir?: string;
+}
+
+/** An open data dir with everything wired to it, not yet listening. */
+export interface OpenApp {
+  db: Db;
+  services: ReturnType<typeof composeServices>;
+  routes: Route[];
+  /** The Koa app over `routes` (and the UI when `staticDir` is set); its callback serves HTTP. */
+  app: Koa;
+  log: Logger;
+  bodyLimitBytes: number;
+  /** Set on the open that generated the default workspace's key (it is also in `<dataDir>/api-key`). */
+  generatedKey?: string;
+  /** Resumes the runs a crash or a shutdown interrupted, where their committed cells end. */
+  startRuns(): void;
+  /** Pauses running evaluations; they stay RUNNING and resume at the next start. */
+  stopRuns(): Promise<void>;
+  /** Stops the runs, flushes pending writes and closes the database. */
+  close(): Promise<void>;
+}
+
+const silent: Logger = { error: () => {}, info: () => {} };
+
+/**
+ * The composition root: opens the data dir and wires store → services → routes. It does not
+ * listen, so a caller that retries ports (server.ts's `listenApp`) opens the data only once.
+ */
+export function openApp(options: OpenAppOptions): OpenApp {
+  const log = options.log ?? silent;
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const files = dataFiles(options.dataDir);
+  mkdirSync(options.dataDir, { recursive: true });
+
+  const db = openDatabase(files.database);
+  const wired = composeServices(db, options, log, loadOrCreateSecret(files.sessionSecret));
+  const { auth, requests, datasets, folders, prompts, providers, evaluations } = wired;
+  const { generatedKey } = auth.bootstrap(options.apiKey);
+  if (generatedKey) writeFileSync(files.apiKey, `${generatedKey}\n`, { mode: 0o600 });
+
+  const routes = [
+    ...loggingRoutes(requests),
+    ...requestRoutes(requests),
+    ...workspaceRoutes(auth),
+    ...datasetRoutes(datasets, { bodyLimitBytes }),
+    ...folderRoutes(folders),
+    ...reportRoutes(evaluations.reports, evaluations.runs),
+    ...evaluationRoutes(evaluations.reports, evaluations.runs),
+    ...promptRoutes(prompts),
+    ...providerRoutes(providers),
+    ...systemRoutes(options.dataDir, VERSION),
+    ...columnTypeRoutes(),
+  ];
+  const app = createApp({ routes, auth, bodyLimitBytes, log, version: VERSION });
+  if (options.staticDir) app.use(staticFiles(options.staticDir));
+
+  let stopping: Promise<void> | undefined;
+  const stopRuns = () => (stopping ??= evaluations.stop());
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    services: wired,
+    routes,
+    app,
+    log,
+    bodyLimitBytes,
+    generatedKey,
+    startRuns: () => evaluations.start(),
+    stopRuns,
+    close() {
+      closing ??= (async () => {
+        // Runs stop before the database closes; they stay RUNNING and resume at the next start.
+        await stopRuns();
+        await wired.writer.flush();
+        await wired.ingest.close();
+        closeDatabase(db);
+      })();
+      return closing;
+    },
+  };
+}
+
+function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSecret: Uint8Array) {
+  const now = options.now ?? Date.now;
+  const writer = createWriter(db);
+  const ingest = createIngest(dataFiles(options.dataDir).database);
+  const auth = createAuthService({ store: createWorkspaceStore(db), sessionSecret, now });
+
+  const providers = createProviderService({ store: createProviderStore(db), writer, now });
+  const prompts = createPromptService({ store: createPromptStore(db), providers, writer, now });
+  const requestStore = createRequestStore(db);
+  const requests = createRequestService({
+    store: requestStore,
+    stats: createRequestStatsStore(db),
+    writer,
+    ingest,
+    promptLinks: prompts.links,
+    now,
+  });
+
+  const datasetStore = createDatasetStore(db);
+  // An import cut short by a crash left an invisible, half-written version behind.
+  datasetStore.removeAbandoned();
+  const folderStore = createFolderStore(db);
+  const folders = createFolderService({ store: folderStore, writer, now });
+  const datasets = createDatasetService({ store: datasetStore, folders: folderStore, requests: requestStore, writer, now });
+  const evaluations = createEvaluationEngine({
+    reports: createReportStore(db), cells: createReportCellStore(db), writer, datasets, datasetStore,
+    folderExists: (ws, id) => folderStore.get(ws, id) !== undefined,
+    prompts, providers, requests, env: options.env ?? process.env, concurrency: options.evalConcurrency, now, log,
+  });
+  return { writer, ingest, auth, providers, prompts, requests, folders, datasets, evaluations };
+}
+
+/** The HMAC secret for session tokens: per install, kept beside the data (mode 0600). */
+function loadOrCreateSecret(file: string): Uint8Array {
+  if (existsSync(file)) return new Uint8Array(readFileSync(file));
+  const secret = randomBytes(32);
+  writeFileSync(file, secret, { mode: 0o600 });
+  return new Uint8Array(secret);
+}
