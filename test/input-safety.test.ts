@@ -1,4 +1,7 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MAX_JSON_DEPTH } from '../src-server/json-depth';
+import { logBody } from './support/factories';
 import { startServer, type TestServer } from './support/server';
 import { allRows, publishDataset, waitForRun } from './support/evaluations';
 
@@ -63,5 +66,147 @@ describe('user regular expressions run in linear time', () => {
     expect(done.status).toBe('COMPLETED');
     const { rows } = await allRows(t, reportId);
     expect(rows[0].cells.x.value).toEqual(['say', 'A', 'é']);
+  });
+});
+
+/**
+ * Sends the headers and the first 64 KB of a body that declares `declaredBytes`, and resolves with
+ * the status the server answers before the rest arrives (or rejects after `ms`).
+ */
+function answerBeforeBody(path: string, headers: Record<string, string>, declaredBytes = 50 * 1024 * 1024, ms = 2000) {
+  const url = new URL(t.url + path);
+  return new Promise<number>((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...headers, 'content-length': String(declaredBytes) } });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new Error(`no answer within ${ms} ms: the server waited for the body`));
+    }, ms);
+    req.on('response', (res) => {
+      clearTimeout(timer);
+      res.resume();
+      req.destroy();
+      resolve(res.statusCode!);
+    });
+    req.on('error', () => undefined);
+    req.write(Buffer.alloc(64 * 1024, 'x'));
+  });
+}
+
+describe('a body is read only once the request may send it', () => {
+  test('no key: 401 before the body is read', async () => {
+    expect(await answerBeforeBody('/reports', { 'content-type': 'text/plain' })).toBe(401);
+    expect(await answerBeforeBody('/rest/prompt-templates', { 'content-type': 'application/json' })).toBe(401);
+    await answersPromptly();
+  });
+
+  test('a revoked or unknown key: 401 before the body is read', async () => {
+    expect(await answerBeforeBody('/reports', { 'content-type': 'application/json', 'x-api-key': 'pl_not_a_key' })).toBe(401);
+  });
+
+  test('a valid key with a non-JSON content type: 415 before the body is read', async () => {
+    expect(await answerBeforeBody('/reports', { 'content-type': 'text/plain', 'x-api-key': t.key })).toBe(415);
+    expect(await answerBeforeBody('/log-request', { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': t.key })).toBe(415);
+  });
+
+  test('JSON content types the SDKs and scripts send are accepted', async () => {
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8']) {
+      const res = await t.api('/log-request', { body: logBody(), headers: { 'content-type': type } });
+      expect(res.status, type).toBe(201);
+    }
+    // No content type at all: taken as JSON.
+    const res = await fetch(`${t.url}/log-request`, { method: 'POST', headers: { 'x-api-key': t.key }, body: new Blob([JSON.stringify(logBody())]) });
+    expect(res.status).toBe(201);
+  });
+
+  test('a legacy tracking route with the key in a text/plain body is 415 and writes nothing', async () => {
+    const tag = `cors-${Date.now()}`;
+    const res = await t.api('/log-request', { key: null, rawBody: JSON.stringify({ ...logBody({ tags: [tag] }), api_key: t.key }), headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(res.body).toMatchObject({ success: false });
+    const list = await t.api(`/api/public/v2/requests?tags=${tag}`);
+    expect(list.body.items).toEqual([]);
+  });
+
+  test('a legacy tracking route still takes the key from a JSON body', async () => {
+    const res = await t.api('/log-request', { key: null, body: { ...logBody(), api_key: t.key } });
+    expect(res.status).toBe(201);
+  });
+
+  test('an upload with a non-JSON content type is 415', async () => {
+    const res = await t.api('/api/public/v2/dataset-versions/from-file', { rawBody: '{}', headers: { 'content-type': 'text/csv' } });
+    expect(res.status).toBe(415);
+  });
+});
+
+/** `levels` nested objects around a number, as text (JSON.stringify itself overflows the stack
+ * past a few thousand levels): `{"a":{"a":…1}}`. */
+const nestedText = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+/** `body` as JSON text with the string "DEEP" replaced by `levels` nested objects. */
+const withDeep = (body: unknown, levels: number) => JSON.stringify(body).replace('"DEEP"', nestedText(levels));
+
+describe('deeply nested JSON is a 422, never a 500', () => {
+  test(`a body nested exactly ${MAX_JSON_DEPTH} levels is stored and read back`, async () => {
+    // The body object is one level, `parameters` holds the rest.
+    const res = await t.api('/log-request', { rawBody: withDeep(logBody({ parameters: 'DEEP' }), MAX_JSON_DEPTH - 1) });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+    const detail = await t.api(`/api/public/v2/requests/${res.body.id}`);
+    expect(detail.status).toBe(200);
+  });
+
+  test.each([MAX_JSON_DEPTH, 5000, 100_000])('parameters nested %i levels (body one more) is 422', async (levels) => {
+    const res = await t.api('/log-request', { rawBody: withDeep(logBody({ parameters: 'DEEP' }), levels) });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['body'], type: 'json_too_deep' });
+  });
+
+  test('nested content and input variables are 422', async () => {
+    const input = { type: 'chat', messages: [{ role: 'user', content: [{ type: 'text', text: 'x', extra: 'DEEP' }] }] };
+    const content = await t.api('/log-request', { rawBody: withDeep(logBody({ input }), 5000) });
+    expect(content.status).toBe(422);
+    const fetched = await t.api('/prompt-templates/anything', { rawBody: withDeep({ input_variables: { v: 'DEEP' } }, 5000) });
+    expect(fetched.status).toBe(422);
+  });
+
+  test('a .json dataset file with a deeply nested element is 422', async () => {
+    const group = await t.api('/api/public/v2/dataset-groups', { body: { name: `deep-${Date.now()}` } });
+    expect(group.status).toBe(201);
+    const file = withDeep([{ q: 'fine' }, { q: 'DEEP' }], 5000);
+    const version = await t.api('/api/public/v2/dataset-versions/from-file', {
+      body: { dataset_group_id: group.body.dataset_group.id, file_name: 'deep.json', file_content_base64: Buffer.from(file).toString('base64') },
+    });
+    expect(version.status, JSON.stringify(version.body)).toBe(422);
+    expect(version.body.message).toMatch(/nested deeper than 512/);
+  });
+});
+
+describe('timestamps outside what the store can key are 422', () => {
+  const maxSeconds = Date.UTC(2200, 0, 1) / 1000 - 0.001;
+
+  test.each([
+    ['1e10 epoch seconds', 1e10],
+    ['just past the upper bound', maxSeconds + 0.001],
+    ['negative epoch seconds', -1],
+    ['a far-future ISO date', '2300-01-01T00:00:00Z'],
+    ['an ISO date before 1970', '1969-12-31T23:59:59Z'],
+  ])('%s → 422 naming the field', async (_name, value) => {
+    const res = await t.api('/log-request', { body: logBody({ request_start_time: value }) });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(['body', 'request_start_time']);
+  });
+
+  test.each([
+    ['the upper bound', maxSeconds, '2199-12-31T23:59:59.999Z'],
+    ['the lower bound', 0, '1970-01-01T00:00:00.000Z'],
+  ])('%s is stored and read back exactly', async (_name, value, iso) => {
+    const res = await t.api('/log-request', { body: logBody({ request_start_time: value, request_end_time: value }) });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const detail = await t.api(`/api/public/v2/requests/${res.body.id}`);
+    expect(detail.body.request_start_time ?? detail.body.request?.request_start_time).toBe(iso);
+  });
+
+  test('a far-future filter on the explorer is 422, not 500', async () => {
+    const res = await t.api('/api/public/v2/requests?start_time=1e10');
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(['query', 'start_time']);
   });
 });

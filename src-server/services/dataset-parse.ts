@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { jsonTooDeep, tooDeepMessage } from '../json-depth';
 
 /**
  * Streaming readers for dataset files. Each turns a byte stream into records one at a time, so
@@ -178,6 +179,7 @@ function recordFrom(value: unknown, line: number, what: string): Record<string, 
 }
 
 function parseJsonText(text: string, line: number, what: string): unknown {
+  if (jsonTooDeep(text)) throw new FileError(line, `${what} is ${tooDeepMessage}`);
   try {
     return JSON.parse(text);
   } catch (error) {
