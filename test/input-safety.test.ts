@@ -210,3 +210,72 @@ describe('timestamps outside what the store can key are 422', () => {
     expect(res.body.detail[0].loc).toEqual(['query', 'start_time']);
   });
 });
+
+describe('a jinja2 render has a size and a time budget', () => {
+  const bombs = [
+    ['an allocating filter', '{{ "x" | center(300000000) }}', /longer than the limit of 4000000 characters/],
+    ['nested loops', '{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}', /longer than the limit of 1000 ms/],
+    ['doubling a variable', '{% set s = "xxxxxxxx" %}{% for i in range(40) %}{% set s = s ~ s %}{% endfor %}{{ s }}', /limit of 4000000 characters/],
+    ['amplifying replaces', '{{ range(10000) | join("xxxxxxxxxx") | replace("x", "xxxxxxxxxx") | replace("x", "xxxxxxxxxx") }}', /limit of 4000000 characters/],
+    ['exponential macro recursion', '{% macro m(n) %}{% if n > 0 %}{{ m(n-1) }}{{ m(n-1) }}{% endif %}{% endmacro %}{{ m(40) }}', /limit of (1000 ms|4000000 characters)/],
+  ] as const;
+
+  async function publishJinja(text: string) {
+    const name = `bomb-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const res = await t.api('/rest/prompt-templates', {
+      body: {
+        prompt_template: { prompt_name: name },
+        prompt_version: { prompt_template: { type: 'chat', input_variables: ['v'], messages: [{ role: 'user', template_format: 'jinja2', content: [{ type: 'text', text }] }] } },
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return name;
+  }
+
+  test.each(bombs)('%s: fetch-for-use answers 422 naming the limit, and the server stays responsive', async (_name, text, limit) => {
+    const name = await publishJinja(text);
+    const res = await t.api(`/prompt-templates/${name}`, { body: { input_variables: { v: 'x' } } });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(limit);
+    expect(res.body.detail[0].loc).toEqual(['body', 'input_variables']);
+    await answersPromptly();
+  });
+
+  test('an ordinary template renders as before', async () => {
+    const name = await publishJinja('{% for x in v %}{{ loop.index }}={{ x | upper | center(5) }};{% endfor %}{{ v | join("+") }}');
+    const res = await t.api(`/prompt-templates/${name}`, { body: { input_variables: { v: ['a', 'b'] } } });
+    expect(res.status).toBe(200);
+    expect(res.body.prompt_template.messages[0].content[0].text).toBe('1=  A  ;2=  B  ;a+b');
+  });
+
+  test('a regular-expression literal is refused when the template is published', async () => {
+    const res = await t.api('/rest/prompt-templates', {
+      body: {
+        prompt_template: { prompt_name: `re-${Date.now()}` },
+        prompt_version: { prompt_template: { type: 'chat', messages: [{ role: 'user', template_format: 'jinja2', content: [{ type: 'text', text: '{{ v | replace(r/^(a+)+$/, "b") }}' }] }] } },
+      },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toMatch(/regular expression literals/);
+  });
+
+  test('in a run, a bomb is a cell error and the run completes', async () => {
+    const column = (name: string, text: string) => ({
+      column_type: 'PROMPT_TEMPLATE',
+      name,
+      configuration: {
+        inline_template: { prompt_template: { type: 'chat', messages: [{ role: 'user', template_format: 'jinja2', content: [{ type: 'text', text }] }] } },
+        prompt_template_variable_mappings: { v: 'q' },
+        engine: { provider: 'openai', model: 'gpt-4o-mini' },
+      },
+    });
+    const reportId = await runColumns([{ q: 'x' }], [column('big', bombs[0][1]), column('slow', bombs[1][1])]);
+    const done = await waitForRun(t, reportId, 10_000);
+    expect(done.status).toBe('COMPLETED');
+    const { rows } = await allRows(t, reportId);
+    expect(rows[0].cells.big.status).toBe('ERROR');
+    expect(rows[0].cells.big.error).toMatch(/limit of 4000000 characters/);
+    expect(rows[0].cells.slow.error).toMatch(/limit of 1000 ms/);
+    await answersPromptly();
+  });
+});
