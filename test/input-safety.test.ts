@@ -1,4 +1,5 @@
 import http from 'node:http';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_JSON_DEPTH } from '../src-server/json-depth';
 import { logBody } from './support/factories';
@@ -277,5 +278,90 @@ describe('a jinja2 render has a size and a time budget', () => {
     expect(rows[0].cells.big.error).toMatch(/limit of 4000000 characters/);
     expect(rows[0].cells.slow.error).toMatch(/limit of 1000 ms/);
     await answersPromptly();
+  });
+});
+
+async function newGroup() {
+  const group = await t.api('/api/public/v2/dataset-groups', { body: { name: `safety-${Date.now()}-${Math.random().toString(36).slice(2)}` } });
+  expect(group.status).toBe(201);
+  return { groupId: group.body.dataset_group.id as number, draftId: group.body.dataset.id as number };
+}
+
+async function uploadFile(groupId: number, fileName: string, text: string) {
+  const res = await t.api('/api/public/v2/dataset-versions/from-file', {
+    body: { dataset_group_id: groupId, file_name: fileName, file_content_base64: Buffer.from(text).toString('base64') },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.dataset_id as number;
+}
+
+async function exportText(datasetId: number, format: 'csv' | 'jsonl') {
+  const res = await fetch(`${t.url}/api/public/v2/datasets/${datasetId}/export?format=${format}`, { headers: { 'X-API-KEY': t.key } });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+async function rowsOf(datasetId: number) {
+  const res = await t.api(`/api/public/v2/datasets/${datasetId}/rows?per_page=100`);
+  expect(res.status).toBe(200);
+  return { columns: res.body.columns as string[], rows: res.body.rows.map((r: { data: unknown }) => r.data) as Array<Record<string, unknown>> };
+}
+
+describe('CSV export neutralises spreadsheet formulas', () => {
+  const values = ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://evil")', 'plain', "'=kept", -5, '-5', '+1.5e3', 'a=b'];
+
+  test('a cell starting with = + - @ tab or CR gets a leading apostrophe; plain numbers and text do not', async () => {
+    const { groupId } = await newGroup();
+    const id = await uploadFile(groupId, 'f.jsonl', values.map((v) => JSON.stringify({ '=col': v })).join('\n'));
+    const csv = await exportText(id, 'csv');
+    const parsed = Papa.parse<string[]>(csv.trimEnd(), { newline: '\r\n' }).data;
+    expect(parsed[0]).toEqual(["'=col"]);
+    expect(parsed.slice(1).map((r) => r[0])).toEqual([
+      "'=1+1", "'+cmd", "'-2+3", "'@SUM(A1)", "'\tx", "'\rx", '\'=HYPERLINK("http://evil")', 'plain', "'=kept", '-5', '-5', '+1.5e3', 'a=b',
+    ]);
+  });
+
+  test('JSONL export is unchanged, and re-importing the CSV keeps the apostrophes as text', async () => {
+    const { groupId } = await newGroup();
+    const id = await uploadFile(groupId, 'f.jsonl', [JSON.stringify({ a: '=1+1' }), JSON.stringify({ a: 'ok' })].join('\n'));
+    expect((await exportText(id, 'jsonl')).trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([{ a: '=1+1' }, { a: 'ok' }]);
+    const again = await uploadFile(groupId, 'again.csv', await exportText(id, 'csv'));
+    expect((await rowsOf(again)).rows).toEqual([{ a: "'=1+1" }, { a: 'ok' }]);
+  });
+});
+
+describe('columns named like Object.prototype members are data', () => {
+  const names = ['__proto__', 'constructor', 'prototype', 'toString'];
+
+  test.each([
+    ['CSV', 'x.csv', `${[...names, 'a'].join(',')}\np,c,pr,t,1\n`],
+    ['JSON', 'x.json', '[{"__proto__":"p","constructor":"c","prototype":"pr","toString":"t","a":"1"}]'],
+    ['JSONL', 'x.jsonl', '{"__proto__":"p","constructor":"c","prototype":"pr","toString":"t","a":"1"}\n'],
+  ])('%s import → rows → JSONL and CSV export keep them', async (_format, fileName, text) => {
+    const { groupId } = await newGroup();
+    const id = await uploadFile(groupId, fileName, text);
+    const { columns, rows } = await rowsOf(id);
+    expect(columns).toEqual([...names, 'a']);
+    expect(JSON.stringify(rows[0])).toBe('{"__proto__":"p","constructor":"c","prototype":"pr","toString":"t","a":"1"}');
+    const jsonl = (await exportText(id, 'jsonl')).trimEnd();
+    expect(jsonl).toBe('{"__proto__":"p","constructor":"c","prototype":"pr","toString":"t","a":"1"}');
+    expect(await exportText(id, 'csv')).toBe('__proto__,constructor,prototype,toString,a\r\np,c,pr,t,1\r\n');
+  });
+
+  test('a row without those keys reads them as null, not as inherited functions', async () => {
+    const { groupId } = await newGroup();
+    const id = await uploadFile(groupId, 'x.jsonl', '{"__proto__":"p","constructor":"c"}\n{"a":"1"}\n');
+    const { rows } = await rowsOf(id);
+    expect(JSON.stringify(rows[1])).toBe('{"__proto__":null,"constructor":null,"a":"1"}');
+  });
+
+  test('row editing (PUT rows) keeps them', async () => {
+    const { draftId } = await newGroup();
+    const put = await t.api(`/api/public/v2/datasets/${draftId}/rows`, { method: 'PUT', rawBody: '{"rows":[{"__proto__":"p","constructor":"c","prototype":"pr","a":1}]}' });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const { columns, rows } = await rowsOf(draftId);
+    expect(columns).toEqual(['__proto__', 'constructor', 'prototype', 'a']);
+    expect(JSON.stringify(rows[0])).toBe('{"__proto__":"p","constructor":"c","prototype":"pr","a":1}');
+    expect((await exportText(draftId, 'jsonl')).trimEnd()).toBe('{"__proto__":"p","constructor":"c","prototype":"pr","a":1}');
   });
 });
