@@ -206,7 +206,7 @@ describe('timestamps outside what the store can key are 422', () => {
   });
 
   test('a far-future filter on the explorer is 422, not 500', async () => {
-    const res = await t.api('/api/public/v2/requests?start_time=1e10');
+    const res = await t.api('/api/public/v2/requests?start_time=10000000000');
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['query', 'start_time']);
   });
