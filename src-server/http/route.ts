@@ -156,6 +156,7 @@ export function openApiDocument(routes: Route[], info: { title: string; version:
       responses: {
         [status]: { description: status === '204' ? 'No content' : 'Success' },
         '422': { description: 'Invalid input', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ...(r.body ?? r.streamBody ? { '415': { description: 'The body is not JSON', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } } : {}),
       },
     };
   }

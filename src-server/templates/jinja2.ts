@@ -16,7 +16,6 @@ import { checkSize, guardFilters, RANGE_LIMIT, refuseRegexLiterals, spend, tick,
 const runtime = (nunjucks as unknown as { runtime: Record<string, unknown> }).runtime;
 
 const BLOCKED = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype', 'constructor', '__proto__']);
-export { RANGE_LIMIT };
 
 function memberLookup(obj: unknown, key: unknown): unknown {
   tick();
