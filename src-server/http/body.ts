@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { AppError } from '../errors';
+import { jsonTooDeep, tooDeepMessage } from '../json-depth';
 
 /** Past this many bytes of an oversized body we stop draining it and drop the connection. */
 const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
@@ -8,7 +10,8 @@ const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
  * Reads a JSON body with a size cap. Over the cap is 413 — decided from Content-Length before
  * reading, or while streaming a chunked body — and the rest of the body is drained so a client
  * still sending reads our answer instead of a reset connection. Malformed JSON is 422 like any
- * other invalid input. An empty body is `undefined`, since some endpoints take none.
+ * other invalid input, and so is JSON nested past MAX_JSON_DEPTH. An empty body is `undefined`,
+ * since some endpoints take none.
  */
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
   const req = ctx.req;
@@ -39,10 +42,46 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   }
   const text = raw.toString('utf8');
   if (text.trim() === '') return undefined;
+  if (jsonTooDeep(text)) {
+    throw new AppError('invalid_input', `Invalid request body: ${tooDeepMessage}.`, [{ loc: ['body'], msg: tooDeepMessage, type: 'json_too_deep' }]);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
     const msg = `Malformed JSON: ${(error as Error).message}`;
     throw new AppError('invalid_input', `Invalid request body: ${msg}`, [{ loc: ['body'], msg, type: 'json_invalid' }]);
   }
+}
+
+/** Whether the request carries a body at all (a declared length above 0, or chunked). */
+export function hasBody(ctx: Context): boolean {
+  return Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+}
+
+/**
+ * JSON routes take `application/json` (any parameters, e.g. `; charset=utf-8`), `…+json`, or no
+ * content type at all: the PromptLayer SDKs always send `application/json`, and scripts that omit
+ * the header have always worked (docs/decisions.md). Anything else is 415, and in particular
+ * `text/plain`, the type a web page can post cross-origin without a CORS preflight.
+ */
+export function requireJsonContentType(ctx: Context): void {
+  if (!hasBody(ctx)) return;
+  const type = ctx.get('content-type').split(';')[0].trim().toLowerCase();
+  if (type === '' || type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type)) return;
+  throw new AppError('unsupported_media_type', `Unsupported content type '${type}': send the body as JSON with 'Content-Type: application/json'.`);
+}
+
+/**
+ * Reads and throws away a body we refused before reading it (no key, wrong content type), so a
+ * keep-alive client reads our answer; past MAX_DRAIN_BYTES the connection is dropped instead.
+ */
+export function discardBody(req: IncomingMessage): void {
+  if (req.readableEnded || req.destroyed) return;
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_DRAIN_BYTES) req.destroy();
+  });
+  req.on('error', () => undefined);
+  req.resume();
 }

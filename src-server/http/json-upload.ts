@@ -2,6 +2,8 @@ import { open } from 'node:fs/promises';
 import type { Context } from 'koa';
 import { StringDecoder } from 'node:string_decoder';
 import { AppError } from '../errors';
+import { jsonTooDeep, tooDeepMessage } from '../json-depth';
+import { discardBody, requireJsonContentType } from './body';
 
 /** Past this many bytes of an oversized body we stop draining it and drop the connection. */
 const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
@@ -32,6 +34,12 @@ export async function readJsonUpload(
   ctx: Context,
   options: { fileField: string; path: string; limitBytes: number; maxFileBytes: number },
 ): Promise<JsonUpload> {
+  try {
+    requireJsonContentType(ctx);
+  } catch (error) {
+    discardBody(ctx.req);
+    throw error;
+  }
   const declared = Number(ctx.get('content-length') || 0);
   const file = await open(options.path, 'w', 0o600);
   const scanner = new UploadScanner(options.fileField, (bytes) => file.write(bytes));
@@ -280,6 +288,7 @@ class UploadScanner {
     if (this.otherChars > MAX_OTHER_FIELD_CHARS) throw malformed(`field '${this.parsedKey()}' is larger than ${MAX_OTHER_FIELD_CHARS} characters`);
     if (ended) {
       const raw = this.other.join('').trim();
+      if (jsonTooDeep(raw)) throw malformed(tooDeepMessage);
       try {
         this.fields[this.parsedKey()] = JSON.parse(raw);
       } catch (error) {

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/**
+ * Times the store can key: the full-text index keys a request by `start_ms * 2^20 + sequence` in a
+ * 64-bit integer, which overflows after the year 2248 (1e10 epoch seconds answered 500). 1970 to
+ * 2200 holds every real request with room to spare.
+ */
+export const MIN_TIMESTAMP_MS = 0;
+export const MAX_TIMESTAMP_MS = Date.UTC(2200, 0, 1) - 1;
+
 /** ISO 8601 string or epoch seconds -> epoch milliseconds. */
 export const Timestamp = z
   .union([z.number(), z.string()], {
@@ -7,11 +15,16 @@ export const Timestamp = z
   })
   .transform((value, ctx) => {
     const ms = typeof value === 'number' ? value * 1000 : Date.parse(value);
-    if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15) {
+    if (!Number.isFinite(ms)) {
       ctx.addIssue({ code: 'custom', message: 'Expected an ISO 8601 date-time or epoch seconds' });
       return z.NEVER;
     }
-    return Math.round(ms);
+    const rounded = Math.round(ms);
+    if (rounded < MIN_TIMESTAMP_MS || rounded > MAX_TIMESTAMP_MS) {
+      ctx.addIssue({ code: 'custom', message: 'Expected a time from 1970-01-01T00:00:00Z up to 2199-12-31T23:59:59.999Z' });
+      return z.NEVER;
+    }
+    return rounded;
   })
   .meta({ description: 'ISO 8601 date-time or epoch seconds' });
 

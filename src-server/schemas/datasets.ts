@@ -24,8 +24,20 @@ export const ExportQuery = z.object({ format: z.enum(['csv', 'jsonl']).default('
 
 const ColumnName = z.string().min(1).max(255);
 
+/**
+ * One row: any JSON object whose keys are column names. Not `z.record`: it builds its output with
+ * plain assignment, which drops a column named `__proto__` (issue 10, item 13); the parsed object
+ * (JSON.parse keeps such a key as an own property) is validated and passed on as it is.
+ */
+const Row = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'Expected an object').superRefine((row, ctx) => {
+  for (const key of Object.keys(row)) {
+    const problem = ColumnName.safeParse(key);
+    if (!problem.success) ctx.addIssue({ code: 'custom', path: [key], message: `Invalid column name: ${problem.error.issues[0].message}` });
+  }
+});
+
 export const ReplaceRowsBody = z.object({
-  rows: z.array(z.record(ColumnName, z.unknown())).max(100_000),
+  rows: z.array(Row).max(100_000),
   /** Optional column order (and columns no row fills yet); keys the rows add come after. */
   column_names: z.array(ColumnName).max(1000).optional(),
 });

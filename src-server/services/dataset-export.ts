@@ -12,7 +12,20 @@ const CHUNK_ROWS = 100;
 /** A CSV cell: text as is, empty for null, JSON for numbers, booleans, objects and arrays. */
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return neutralised(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A spreadsheet opening the CSV runs a cell that starts with `=`, `+`, `-`, `@`, tab or CR as a
+ * formula (CSV injection: `=HYPERLINK(...)`, DDE `=cmd|...`). Such a cell gets a leading `'`, the
+ * OWASP rule, which spreadsheets show as text. A plain number (`-5`, `+1.5e3`) is left alone: it
+ * is read as a number, never a formula. The JSONL export is the lossless one (docs/security.md).
+ */
+export function neutralised(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
 }
 
 /**
@@ -23,7 +36,7 @@ function cell(value: unknown): string {
 export function exportStream(store: DatasetStore, version: DatasetVersion, format: ExportFormat): Readable {
   const columns = version.column_names;
   async function* lines(): AsyncGenerator<string> {
-    if (format === 'csv') yield `${Papa.unparse([columns], { newline: '\r\n' })}\r\n`;
+    if (format === 'csv') yield `${Papa.unparse([columns.map(neutralised)], { newline: '\r\n' })}\r\n`;
     let from = 0;
     for (;;) {
       const chunk = store.rows(version.id, from, CHUNK_ROWS);

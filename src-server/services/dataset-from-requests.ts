@@ -44,9 +44,10 @@ function renderOutput(output: { type?: string; content?: Block[]; messages?: Mes
  */
 export function requestRecord(row: RequestRow, variablesToParse?: readonly string[]): Record<string, unknown> {
   const variables = JSON.parse(row.prompt_input_variables) as Record<string, unknown> | null;
-  const record: Record<string, unknown> = {};
+  // Null prototype and hasOwn: a variable named `__proto__` or `constructor` is a column like any other.
+  const record = Object.create(null) as Record<string, unknown>;
   const names = variablesToParse ?? Object.keys(variables ?? {});
-  for (const name of names) record[FIXED.has(name) ? `${name}_variable` : name] = variables?.[name] ?? null;
+  for (const name of names) record[FIXED.has(name) ? `${name}_variable` : name] = variables && Object.hasOwn(variables, name) ? variables[name] ?? null : null;
   record.input = renderInput(JSON.parse(row.input));
   record.output = renderOutput(JSON.parse(row.output));
   record.model = row.model;

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { jsonTooDeep, tooDeepMessage } from '../json-depth';
 
 /**
  * Streaming readers for dataset files. Each turns a byte stream into records one at a time, so
@@ -155,7 +156,8 @@ async function parseCsv(text: AsyncGenerator<string>): Promise<ParsedFile> {
       if (fields.length !== columns.length) {
         throw new FileError(at, `${fields.length} field${fields.length === 1 ? '' : 's'}, but the header has ${columns.length} column${columns.length === 1 ? '' : 's'}`);
       }
-      const data: Record<string, unknown> = {};
+      // Null prototype: a header named `__proto__` is a column, not the record's prototype.
+      const data = Object.create(null) as Record<string, unknown>;
       for (let i = 0; i < columns.length; i++) data[columns[i]] = fields[i];
       return { line: at, data };
     });
@@ -178,6 +180,7 @@ function recordFrom(value: unknown, line: number, what: string): Record<string, 
 }
 
 function parseJsonText(text: string, line: number, what: string): unknown {
+  if (jsonTooDeep(text)) throw new FileError(line, `${what} is ${tooDeepMessage}`);
   try {
     return JSON.parse(text);
   } catch (error) {

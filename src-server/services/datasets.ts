@@ -45,11 +45,15 @@ export function versionView(row: DatasetRow): DatasetVersion {
   };
 }
 
-/** A row's data with every column present, in column order (a JSON row may lack some keys). */
+/**
+ * A row's data with every column present, in column order (a JSON row may lack some keys). A
+ * null-prototype object, read with hasOwn: a column named `__proto__`, `constructor` or
+ * `toString` is data like any other, never the object's prototype or an inherited function.
+ */
 export function rowData(columns: readonly string[], json: string): Record<string, unknown> {
   const stored = JSON.parse(json) as Record<string, unknown>;
-  const data: Record<string, unknown> = {};
-  for (const column of columns) data[column] = stored[column] ?? null;
+  const data = Object.create(null) as Record<string, unknown>;
+  for (const column of columns) data[column] = Object.hasOwn(stored, column) ? stored[column] ?? null : null;
   return data;
 }
 

@@ -1,6 +1,7 @@
 import { invalidField, notFound } from '../errors';
 import type { LogRequestBody } from '../schemas/logging';
 import type { RequestListQuery } from '../schemas/explorer';
+import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from '../schemas/common';
 import type { Writer } from '../store/writer';
 import type { Ingest } from '../store/ingest';
 import type { Keyset, RequestRow, RequestStore } from '../store/requests';
@@ -228,7 +229,8 @@ function encodeCursor(k: Keyset): string {
 function decodeCursor(cursor: string): Keyset {
   try {
     const [startTime, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
-    if (Number.isSafeInteger(startTime) && Number.isSafeInteger(id)) return { startTime: startTime as number, id: id as number };
+    const keyable = (t: unknown) => Number.isSafeInteger(t) && (t as number) >= MIN_TIMESTAMP_MS && (t as number) <= MAX_TIMESTAMP_MS;
+    if (keyable(startTime) && Number.isSafeInteger(id)) return { startTime: startTime as number, id: id as number };
   } catch {
     // fall through to the 422 below
   }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { asText, column } from '../cell-values';
 import { columnType } from '../column-type';
 import { ColumnRef, RegexPattern, withAliases } from '../config-fields';
+import { matchAllLinear } from '../linear-regex';
 
 export const regexExtraction = columnType({
   id: 'REGEX_EXTRACTION',
@@ -9,8 +10,7 @@ export const regexExtraction = columnType({
   config: withAliases({ pattern: 'regex_pattern' }, z.object({ source: ColumnRef, regex_pattern: RegexPattern })),
   reads: (c) => [c.source],
   run(c, ctx) {
-    const pattern = new RegExp(c.regex_pattern, 'g');
-    const matches = [...asText(column(ctx.row, c.source)).matchAll(pattern)].map((m) => (m.length > 1 ? m[1] ?? null : m[0]));
+    const matches = matchAllLinear(c.regex_pattern, asText(column(ctx.row, c.source))).map((m) => (m.length > 1 ? m[1] : m[0]));
     return { value: matches };
   },
 });
