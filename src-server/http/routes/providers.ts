@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateProviderBody } from '../../schemas/providers';
+import { CreateProviderBody, PatchProviderBody } from '../../schemas/providers';
 import type { ProviderService } from '../../services/providers';
 import { route, type Route } from '../route';
 
@@ -17,6 +17,21 @@ export function providerRoutes(providers: ProviderService): Route[] {
       method: 'get', path: '/api/public/v2/providers', summary: 'List providers (API keys masked)', tag,
       auth: 'key',
       handler: ({ principal }) => providers.list(principal.workspaceId),
+    }),
+    route({
+      method: 'patch', path: '/api/public/v2/providers/:id', summary: 'Edit a provider: name, client, base URL or key (null clears)', tag,
+      auth: 'key', params: IdParam, body: PatchProviderBody,
+      handler: ({ params, body, principal }) => providers.update(principal.workspaceId, params.id, body),
+    }),
+    route({
+      method: 'post', path: '/api/public/v2/providers/:id/test', summary: "Test a provider's connection by listing its models", tag,
+      auth: 'key', params: IdParam,
+      handler: ({ params, principal, ctx }) => {
+        // A user who leaves the page stops the probe.
+        const gone = new AbortController();
+        ctx.res.once('close', () => gone.abort());
+        return providers.test(principal.workspaceId, params.id, gone.signal);
+      },
     }),
     route({
       method: 'delete', path: '/api/public/v2/providers/:id', summary: 'Delete a provider', tag,

@@ -1,4 +1,6 @@
-import { ProviderError } from './provider';
+import { EgressBlockedError } from '../outbound/policy';
+import { isObject } from './kwargs-shape';
+import { ProviderError, type ProviderHttp } from './provider';
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -11,22 +13,26 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { retries: 4, baseDelayMs: 500, maxDelayMs: 20_000, timeoutMs: 120_000 };
 
+/** "Test connection" wants an answer while the user waits: one attempt, ten seconds. */
+export const PROBE: RetryPolicy = { retries: 0, baseDelayMs: 0, maxDelayMs: 0, timeoutMs: 10_000 };
+
+export interface JsonCall {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
 /**
- * POSTs JSON and returns the parsed answer. 429, 5xx, network errors and timeouts are retried with
+ * Sends one JSON call (GET or POST) and returns the parsed answer. 429, 5xx, network errors and timeouts are retried with
  * exponential backoff and jitter, bounded by `maxDelayMs`; a `Retry-After` the provider sends wins
  * over the computed delay (still bounded). Other 4xx are fatal at once: retrying a bad key or a
  * bad model name only burns the user's time.
  */
-export async function postJson(
-  url: string,
-  headers: Record<string, string>,
-  body: unknown,
-  signal: AbortSignal,
-  policy: RetryPolicy = DEFAULT_RETRY,
-): Promise<unknown> {
+export async function callJson(http: ProviderHttp, call: JsonCall, signal: AbortSignal, policy: RetryPolicy = DEFAULT_RETRY): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await attemptOnce(url, headers, body, signal, policy.timeoutMs);
+      return await attemptOnce(http, call, signal, policy.timeoutMs);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       const failure = error instanceof ProviderError ? error : new ProviderError(String(error), true);
@@ -37,18 +43,20 @@ export async function postJson(
   }
 }
 
-async function attemptOnce(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal, timeoutMs: number) {
+async function attemptOnce(http: ProviderHttp, { method, url, headers, body }: JsonCall, signal: AbortSignal, timeoutMs: number) {
   const timeout = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
+    response = await http(url, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.any([signal, timeout]),
     });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
+    // The user's egress setting said no: retrying cannot change that.
+    if (error instanceof EgressBlockedError) throw new ProviderError(error.message, false);
     if (timeout.aborted) throw new ProviderError(`No answer from ${url} within ${timeoutMs} ms`, true);
     throw new ProviderError(`Could not reach ${url}: ${(error as Error).cause ?? (error as Error).message}`, true);
   }
@@ -101,4 +109,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** `{data: [{id}]}`: the model list shape OpenAI, Anthropic and the compatible servers share. */
+export function modelIds(answer: unknown): string[] {
+  const data = isObject(answer) && Array.isArray(answer.data) ? answer.data : [];
+  return data.filter(isObject).map((m) => String(m.id ?? '')).filter(Boolean);
 }

@@ -1,4 +1,50 @@
-import { isObject, type Json, type KwargsInput, textOf } from './shape';
+import { callJson, modelIds, PROBE } from './http-call';
+import { isObject, type Json, type KwargsInput, textOf } from './kwargs-shape';
+import { defineProvider, ProviderError, trimSlash } from './provider';
+
+/**
+ * OpenAI and every OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) through its base
+ * URL: chat completions or the Responses API for fetched templates, chat completions and
+ * embeddings for evaluation calls, `GET /models` for a connection test.
+ */
+export const openai = defineProvider({
+  id: 'openai',
+  displayName: 'OpenAI-compatible',
+  defaultBaseUrl: 'https://api.openai.com/v1',
+  env: { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL' },
+  apiTypes: { 'chat-completions': chatCompletionsKwargs, responses: responsesKwargs },
+  sdkReadsApiType: true,
+
+  async chat(http, connection, call, signal) {
+    const request = { ...call.parameters, model: call.model, messages: call.messages, stream: false };
+    const url = `${trimSlash(connection.baseUrl)}/chat/completions`;
+    const response = (await callJson(http, { method: 'POST', url, headers: auth(connection.apiKey), body: request }, signal)) as {
+      choices?: Array<{ message?: { content?: string | null } }>;
+      usage?: { prompt_tokens?: number; completion_tokens?: number };
+    };
+    const text = response.choices?.[0]?.message?.content;
+    if (typeof text !== 'string') throw new ProviderError('The provider answered without a message.', false);
+    return { text, inputTokens: response.usage?.prompt_tokens ?? 0, outputTokens: response.usage?.completion_tokens ?? 0 };
+  },
+
+  async embed(http, connection, model, input, signal) {
+    const url = `${trimSlash(connection.baseUrl)}/embeddings`;
+    const response = (await callJson(http, { method: 'POST', url, headers: auth(connection.apiKey), body: { model, input } }, signal)) as {
+      data?: Array<{ index: number; embedding: number[] }>;
+      usage?: { prompt_tokens?: number };
+    };
+    const data = [...(response.data ?? [])].sort((a, b) => a.index - b.index);
+    if (data.length !== input.length) throw new ProviderError('The provider answered with the wrong number of embeddings.', false);
+    return { vectors: data.map((d) => d.embedding), inputTokens: response.usage?.prompt_tokens ?? 0 };
+  },
+
+  async listModels(http, connection, signal) {
+    const url = `${trimSlash(connection.baseUrl)}/models`;
+    return modelIds(await callJson(http, { method: 'GET', url, headers: auth(connection.apiKey) }, signal, PROBE));
+  },
+});
+
+const auth = (apiKey: string | null): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});
 
 /** One chat message's content as OpenAI takes it: a lone text block as a plain string (what every
  * OpenAI-compatible server accepts), several blocks or non-text parts as a list of parts. */
@@ -29,14 +75,14 @@ const tooling = (t: Json): Json => {
   return out;
 };
 
-export function openaiChatCompletions({ template, model, parameters }: KwargsInput): Json {
+function chatCompletionsKwargs({ template, model, parameters }: KwargsInput): Json {
   if (template.type === 'completion') return { ...parameters, model, prompt: textOf(template.content) };
   const messages = (Array.isArray(template.messages) ? template.messages : []).filter(isObject).map(chatMessage);
   return { ...parameters, ...tooling(template), model, messages };
 }
 
 /** The Responses API: `input` items with typed text parts; tools are flat (no `function` wrapper). */
-export function openaiResponses({ template, model, parameters }: KwargsInput): Json {
+function responsesKwargs({ template, model, parameters }: KwargsInput): Json {
   const { max_tokens, ...rest } = parameters;
   const kwargs: Json = { ...rest, model };
   if (max_tokens !== undefined && rest.max_output_tokens === undefined) kwargs.max_output_tokens = max_tokens;

@@ -1,8 +1,55 @@
-import { isObject, type Json, type KwargsInput, textOf } from './shape';
+import { callJson, modelIds, PROBE } from './http-call';
+import { isObject, type Json, type KwargsInput, textOf } from './kwargs-shape';
+import { defineProvider, type ProviderConnection, ProviderError, trimSlash } from './provider';
 
 // Anthropic rejects a messages call without max_tokens; PromptLayer fills the same default.
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
 
+/** Anthropic's Messages API. System messages move to `system`; `max_tokens` is required there. */
+export const anthropic = defineProvider({
+  id: 'anthropic',
+  displayName: 'Anthropic',
+  defaultBaseUrl: 'https://api.anthropic.com',
+  env: { apiKey: 'ANTHROPIC_API_KEY', baseUrl: 'ANTHROPIC_BASE_URL' },
+  apiTypes: { messages: messagesKwargs },
+  // The SDK has one Anthropic call; a version needs no api_type to pick it.
+  sdkReadsApiType: false,
+
+  async chat(http, connection, call, signal) {
+    const system = call.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+    const request = {
+      max_tokens: ANTHROPIC_DEFAULT_MAX_TOKENS,
+      ...call.parameters,
+      model: call.model,
+      ...(system ? { system } : {}),
+      messages: call.messages.filter((m) => m.role !== 'system'),
+      stream: false,
+    };
+    const url = `${root(connection)}/v1/messages`;
+    const response = (await callJson(http, { method: 'POST', url, headers: headers(connection), body: request }, signal)) as {
+      content?: Array<{ type: string; text?: string }>;
+      usage?: { input_tokens?: number; output_tokens?: number };
+    };
+    if (!Array.isArray(response.content)) throw new ProviderError('The provider answered without content.', false);
+    return {
+      text: response.content.filter((b) => b.type === 'text').map((b) => b.text ?? '').join(''),
+      inputTokens: response.usage?.input_tokens ?? 0,
+      outputTokens: response.usage?.output_tokens ?? 0,
+    };
+  },
+
+  async listModels(http, connection, signal) {
+    return modelIds(await callJson(http, { method: 'GET', url: `${root(connection)}/v1/models`, headers: headers(connection) }, signal, PROBE));
+  },
+});
+
+// Users paste either the root or the `/v1` URL; the API paths below add `/v1` themselves.
+const root = (connection: ProviderConnection) => trimSlash(connection.baseUrl).replace(/\/v1$/, '');
+
+const headers = (connection: ProviderConnection): Record<string, string> => ({
+  'anthropic-version': '2023-06-01',
+  ...(connection.apiKey ? { 'x-api-key': connection.apiKey } : {}),
+});
 function blocks(content: unknown): Json[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) return [];
@@ -42,7 +89,7 @@ function toolChoice(choice: unknown): unknown {
 }
 
 /** Anthropic Messages (chat) or the legacy Text Completions API (completion templates). */
-export function anthropicMessages({ template, model, parameters }: KwargsInput): Json {
+function messagesKwargs({ template, model, parameters }: KwargsInput): Json {
   const maxTokens = parameters.max_tokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
   if (template.type === 'completion') {
     const { max_tokens: _ignored, ...rest } = parameters;
