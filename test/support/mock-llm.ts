@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for LLM providers on 127.0.0.1: OpenAI-compatible chat completions (plain and
  * streamed), completions, responses and embeddings, and Anthropic messages. Answers are
- * deterministic; latency and failures can be injected; concurrent calls are counted. It is the
- * only fake the tests use: everything of ours runs for real.
+ * deterministic; latency and failures can be injected; concurrent calls are counted; every call's
+ * headers are recorded (which key went where). `GET …/models` lists `MOCK_MODELS`, and
+ * `…/redirect?to=URL` answers 307 to `URL` (egress tests). It is the only fake the tests use:
+ * everything of ours runs for real.
  */
 export interface MockLlmCall {
   path: string;
@@ -35,6 +37,9 @@ export interface MockLlm {
   resetCounters(): void;
   close(): Promise<void>;
 }
+
+/** What `GET /v1/models` lists, in the `{data: [{id}]}` shape OpenAI and Anthropic share. */
+export const MOCK_MODELS = ['mock-chat', 'mock-embed'];
 
 const lastUserText = (body: any): string => {
   if (typeof body?.prompt === 'string') return body.prompt;
@@ -82,7 +87,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     } catch {
       return json(res, 400, { error: { message: 'bad json' } });
     }
-    const path = (req.url ?? '').split('?')[0];
+    const [path, query = ''] = (req.url ?? '').split('?');
     const call = { path, body, headers: req.headers };
     calls.push(call);
     inFlight++;
@@ -93,6 +98,13 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       if (failure !== undefined) {
         res.setHeader('retry-after', '0');
         return json(res, failure, { error: { message: `injected failure ${failure}`, type: 'mock_error' } });
+      }
+      if (path.endsWith('/redirect')) {
+        res.writeHead(307, { location: new URLSearchParams(query).get('to') ?? '/' });
+        return res.end();
+      }
+      if (req.method === 'GET' && path.endsWith('/models')) {
+        return json(res, 200, { object: 'list', data: MOCK_MODELS.map((id) => ({ id, object: 'model', type: 'model' })) });
       }
       const model = body.model ?? 'mock-model';
       if (path.endsWith('/embeddings')) {
