@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createOutboundGate, type OutboundFetch } from '../src-server/outbound/gate';
 import { OPEN_EGRESS, type EgressSetting } from '../src-server/outbound/policy';
 import { buildLlmKwargs, defaultApiType, providerModules, type ProviderId } from '../src-server/providers/index';
-import { ProviderError, type ProviderConnection, type ProviderHttp } from '../src-server/providers/provider';
+import { ProviderError, type ProviderConnection, type ProviderHttp, type ProviderModule } from '../src-server/providers/provider';
 import { MOCK_MODELS, startMockLlm, type MockLlm } from './support/mock-llm';
 
 /**
@@ -45,7 +45,7 @@ beforeEach(() => {
 });
 
 describe.each(Object.keys(providerModules) as ProviderId[])('provider %s', (id) => {
-  const module = providerModules[id];
+  const module: ProviderModule = providerModules[id];
   const connection = (apiKey: string | null): ProviderConnection => ({ name: id, client: id, baseUrl: wiring[id].baseUrl(mock), apiKey });
   const call = { model: 'mock-chat', messages: [{ role: 'system' as const, content: 'Be terse.' }, { role: 'user' as const, content: 'hello there' }], parameters: { temperature: 0 } };
 
