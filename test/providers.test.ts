@@ -202,4 +202,13 @@ describe('providers', () => {
     await t.api(`/api/public/v2/providers/${noUrl.id}/test`, { method: 'POST' });
     expect(JSON.stringify(mock.calls.map((c) => c.headers))).not.toMatch(/env-(openai|anthropic)-secret/);
   });
+
+  it('lists the provider clients from the registry, for the UI', async () => {
+    const res = await t.api('/api/public/v2/provider-clients');
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual([
+      { id: 'openai', display_name: 'OpenAI-compatible', default_base_url: 'https://api.openai.com/v1', api_key_env: 'OPENAI_API_KEY', base_url_env: 'OPENAI_BASE_URL' },
+      { id: 'anthropic', display_name: 'Anthropic', default_base_url: 'https://api.anthropic.com', api_key_env: 'ANTHROPIC_API_KEY', base_url_env: 'ANTHROPIC_BASE_URL' },
+    ]);
+  });
 });

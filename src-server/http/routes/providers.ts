@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { providerModules } from '../../providers/index';
 import { CreateProviderBody, PatchProviderBody } from '../../schemas/providers';
 import type { ProviderService } from '../../services/providers';
 import { route, type Route } from '../route';
@@ -7,7 +8,16 @@ const IdParam = z.object({ id: z.coerce.number().pipe(z.number().int().min(1)) }
 const tag = 'Providers';
 
 export function providerRoutes(providers: ProviderService): Route[] {
+  // What the UI's client picker offers, straight from the registry.
+  const clients = Object.values(providerModules).map((m) => ({
+    id: m.id, display_name: m.displayName, default_base_url: m.defaultBaseUrl, api_key_env: m.env.apiKey, base_url_env: m.env.baseUrl,
+  }));
   return [
+    route({
+      method: 'get', path: '/api/public/v2/provider-clients', summary: 'The provider clients this server speaks, and the built-in providers of the same names', tag,
+      auth: 'key',
+      handler: () => ({ items: clients }),
+    }),
     route({
       method: 'post', path: '/api/public/v2/providers', summary: 'Add an LLM provider (OpenAI-compatible or Anthropic)', tag,
       auth: 'key', body: CreateProviderBody, status: 201,
