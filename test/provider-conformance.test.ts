@@ -67,6 +67,30 @@ describe.each(Object.keys(providerModules) as ProviderId[])('provider %s', (id) 
     expect(hosts).toEqual([{ host: new URL(mock.baseUrl).host, blocked: false }]);
   });
 
+  test('streams the same answer in pieces, with tokens', async () => {
+    mock.setReply(() => 'a longer answer that arrives in several pieces');
+    try {
+      const pieces: string[] = [];
+      const answer = await module.streamChat(http, connection('sk-own-0123456789'), call, signal(), (p) => pieces.push(p));
+      expect(pieces.length).toBeGreaterThan(1);
+      expect(pieces.join('')).toBe('a longer answer that arrives in several pieces');
+      expect(answer).toEqual({ text: 'a longer answer that arrives in several pieces', inputTokens: 2, outputTokens: 8 });
+      expect(mock.calls[0].body.stream).toBe(true);
+      expect(wiring[id].keyHeader(mock.calls[0].headers)).toBe('sk-own-0123456789');
+    } finally {
+      mock.setReply((c) => `echo: ${(c.body.messages as Array<{ content: string }>).at(-1)?.content}`);
+    }
+  });
+
+  test('a failed stream is retried before it starts, and a cancel stops it', async () => {
+    mock.failNext(1, 503);
+    expect((await module.streamChat(http, connection(null), call, signal(), () => {})).text).toBe('echo: hello there');
+    expect(mock.calls).toHaveLength(2);
+    const stop = new AbortController();
+    stop.abort(new Error('canceled by the user'));
+    await expect(module.streamChat(http, connection(null), call, stop.signal, () => {})).rejects.toThrow('canceled by the user');
+  });
+
   test('without a key, sends no credential header at all', async () => {
     await module.chat(http, connection(null), call, signal());
     for (const name of CREDENTIAL_HEADERS) expect(mock.calls[0].headers[name]).toBeUndefined();

@@ -1,6 +1,6 @@
-import { callJson, modelIds, PROBE } from './http-call';
+import { callJson, callStream, modelIds, PROBE } from './http-call';
 import { isObject, type Json, type KwargsInput, textOf } from './kwargs-shape';
-import { defineProvider, type ProviderConnection, ProviderError, trimSlash } from './provider';
+import { type ChatCall, defineProvider, type ProviderConnection, ProviderError, trimSlash } from './provider';
 
 // Anthropic rejects a messages call without max_tokens; PromptLayer fills the same default.
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
@@ -16,17 +16,8 @@ export const anthropic = defineProvider({
   sdkReadsApiType: false,
 
   async chat(http, connection, call, signal) {
-    const system = call.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
-    const request = {
-      max_tokens: ANTHROPIC_DEFAULT_MAX_TOKENS,
-      ...call.parameters,
-      model: call.model,
-      ...(system ? { system } : {}),
-      messages: call.messages.filter((m) => m.role !== 'system'),
-      stream: false,
-    };
     const url = `${root(connection)}/v1/messages`;
-    const response = (await callJson(http, { method: 'POST', url, headers: headers(connection), body: request }, signal)) as {
+    const response = (await callJson(http, { method: 'POST', url, headers: headers(connection), body: messagesRequest(call, false) }, signal)) as {
       content?: Array<{ type: string; text?: string }>;
       usage?: { input_tokens?: number; output_tokens?: number };
     };
@@ -38,10 +29,45 @@ export const anthropic = defineProvider({
     };
   },
 
+  async streamChat(http, connection, call, signal, onText) {
+    const url = `${root(connection)}/v1/messages`;
+    const answer = { text: '', inputTokens: 0, outputTokens: 0 };
+    for await (const { data } of callStream(http, { method: 'POST', url, headers: headers(connection), body: messagesRequest(call, true) }, signal)) {
+      const event = data as StreamEvent;
+      if (event.type === 'message_start') answer.inputTokens = event.message?.usage?.input_tokens ?? 0;
+      else if (event.type === 'message_delta') answer.outputTokens = event.usage?.output_tokens ?? answer.outputTokens;
+      else if (event.type === 'content_block_delta' && event.delta?.type === 'text_delta' && event.delta.text) {
+        answer.text += event.delta.text;
+        onText(event.delta.text);
+      } else if (event.type === 'error') throw new ProviderError(`Anthropic: ${event.error?.message ?? 'stream error'}`, false);
+    }
+    return answer;
+  },
+
   async listModels(http, connection, signal) {
     return modelIds(await callJson(http, { method: 'GET', url: `${root(connection)}/v1/models`, headers: headers(connection) }, signal, PROBE));
   },
 });
+
+interface StreamEvent {
+  type: string;
+  message?: { usage?: { input_tokens?: number } };
+  usage?: { output_tokens?: number };
+  delta?: { type?: string; text?: string };
+  error?: { message?: string };
+}
+
+function messagesRequest(call: ChatCall, stream: boolean) {
+  const system = call.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  return {
+    max_tokens: ANTHROPIC_DEFAULT_MAX_TOKENS,
+    ...call.parameters,
+    model: call.model,
+    ...(system ? { system } : {}),
+    messages: call.messages.filter((m) => m.role !== 'system'),
+    stream,
+  };
+}
 
 // Users paste either the root or the `/v1` URL; the API paths below add `/v1` themselves.
 const root = (connection: ProviderConnection) => trimSlash(connection.baseUrl).replace(/\/v1$/, '');

@@ -30,20 +30,79 @@ export interface JsonCall {
  * bad model name only burns the user's time.
  */
 export async function callJson(http: ProviderHttp, call: JsonCall, signal: AbortSignal, policy: RetryPolicy = DEFAULT_RETRY): Promise<unknown> {
-  for (let attempt = 0; ; attempt++) {
+  return withRetries(policy, signal, async () => {
+    const response = await send(http, call, signal, policy.timeoutMs);
+    const text = await response.text();
     try {
-      return await attemptOnce(http, call, signal, policy.timeoutMs);
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ProviderError(`${call.url} answered with text that is not JSON: ${text.slice(0, 200)}`, false, response.status);
+    }
+  });
+}
+
+/** A streamed answer may take minutes; only reaching the server is retried, never a half-read stream. */
+export const STREAM: RetryPolicy = { ...DEFAULT_RETRY, retries: 2, timeoutMs: 600_000 };
+
+/**
+ * Opens a Server-Sent Events answer (retrying as `callJson` does until the provider answers 2xx)
+ * and yields its events; `data: [DONE]` ends it.
+ */
+export async function* callStream(http: ProviderHttp, call: JsonCall, signal: AbortSignal, policy: RetryPolicy = STREAM): AsyncGenerator<{ event: string; data: unknown }> {
+  const response = await withRetries(policy, signal, () => send(http, call, signal, policy.timeoutMs));
+  if (!response.body) return;
+  const decoder = new TextDecoder();
+  const reader = response.body.getReader();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+        let event = 'message';
+        const data: string[] = [];
+        for (const line of frame.split(/\r?\n/)) {
+          if (line.startsWith('event:')) event = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        }
+        if (data.length === 0) continue;
+        const text = data.join('\n');
+        if (text === '[DONE]') return;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw new ProviderError(`${call.url} streamed an event that is not JSON: ${text.slice(0, 200)}`, false);
+        }
+        yield { event, data: parsed };
+      }
+    }
+  } finally {
+    // A caller that stops early (cancel, [DONE]) must not leave the connection streaming.
+    await reader.cancel().catch(() => {});
+  }
+}
+
+async function withRetries<T>(policy: RetryPolicy, signal: AbortSignal, attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await attempt();
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       const failure = error instanceof ProviderError ? error : new ProviderError(String(error), true);
-      if (!failure.retryable || attempt >= policy.retries) throw failure;
-      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt) * (0.5 + Math.random() / 2);
+      if (!failure.retryable || tries >= policy.retries) throw failure;
+      const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** tries) * (0.5 + Math.random() / 2);
       await sleep(Math.min(policy.maxDelayMs, failure.retryAfterMs ?? backoff), signal);
     }
   }
 }
 
-async function attemptOnce(http: ProviderHttp, { method, url, headers, body }: JsonCall, signal: AbortSignal, timeoutMs: number) {
+/** One attempt: the provider's 2xx response, or a ProviderError that says whether to retry. */
+async function send(http: ProviderHttp, { method, url, headers, body }: JsonCall, signal: AbortSignal, timeoutMs: number): Promise<Response> {
   const timeout = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
@@ -60,14 +119,8 @@ async function attemptOnce(http: ProviderHttp, { method, url, headers, body }: J
     if (timeout.aborted) throw new ProviderError(`No answer from ${url} within ${timeoutMs} ms`, true);
     throw new ProviderError(`Could not reach ${url}: ${(error as Error).cause ?? (error as Error).message}`, true);
   }
+  if (response.ok) return response;
   const text = await response.text();
-  if (response.ok) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new ProviderError(`${url} answered with text that is not JSON: ${text.slice(0, 200)}`, false, response.status);
-    }
-  }
   const retryable = response.status === 429 || response.status >= 500;
   throw new ProviderError(
     `${url} answered ${response.status}: ${providerMessage(text)}`,

@@ -1,4 +1,4 @@
-import { callJson, modelIds, PROBE } from './http-call';
+import { callJson, callStream, modelIds, PROBE } from './http-call';
 import { isObject, type Json, type KwargsInput, textOf } from './kwargs-shape';
 import { defineProvider, ProviderError, trimSlash } from './provider';
 
@@ -25,6 +25,26 @@ export const openai = defineProvider({
     const text = response.choices?.[0]?.message?.content;
     if (typeof text !== 'string') throw new ProviderError('The provider answered without a message.', false);
     return { text, inputTokens: response.usage?.prompt_tokens ?? 0, outputTokens: response.usage?.completion_tokens ?? 0 };
+  },
+
+  async streamChat(http, connection, call, signal, onText) {
+    const request = { ...call.parameters, model: call.model, messages: call.messages, stream: true, stream_options: { include_usage: true } };
+    const url = `${trimSlash(connection.baseUrl)}/chat/completions`;
+    const answer = { text: '', inputTokens: 0, outputTokens: 0 };
+    for await (const { data } of callStream(http, { method: 'POST', url, headers: auth(connection.apiKey), body: request }, signal)) {
+      const chunk = data as { choices?: Array<{ delta?: { content?: string | null } }>; usage?: { prompt_tokens?: number; completion_tokens?: number } | null };
+      const piece = chunk.choices?.[0]?.delta?.content;
+      if (typeof piece === 'string' && piece) {
+        answer.text += piece;
+        onText(piece);
+      }
+      // Servers without stream_options send no usage; the counts then stay 0, as in `chat`.
+      if (chunk.usage) {
+        answer.inputTokens = chunk.usage.prompt_tokens ?? 0;
+        answer.outputTokens = chunk.usage.completion_tokens ?? 0;
+      }
+    }
+    return answer;
   },
 
   async embed(http, connection, model, input, signal) {

@@ -18,6 +18,8 @@ export interface ProviderModule {
   /** True when the SDK picks the endpoint from `metadata.model.api_type`, so a fetched version must carry one. */
   sdkReadsApiType: boolean;
   chat(http: ProviderHttp, connection: ProviderConnection, call: ChatCall, signal: AbortSignal): Promise<ChatAnswer>;
+  /** The same call streamed: `onText` receives each piece of the answer as it arrives. */
+  streamChat(http: ProviderHttp, connection: ProviderConnection, call: ChatCall, signal: AbortSignal, onText: (text: string) => void): Promise<ChatAnswer>;
   /** Absent when the provider has no embeddings API (COSINE_SIMILARITY then says so). */
   embed?(http: ProviderHttp, connection: ProviderConnection, model: string, input: string[], signal: AbortSignal): Promise<EmbeddingAnswer>;
   /** The models the provider offers: what "Test connection" shows. */

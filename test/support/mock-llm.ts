@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for LLM providers on 127.0.0.1: OpenAI-compatible chat completions (plain and
- * streamed), completions, responses and embeddings, and Anthropic messages. Answers are
+ * streamed), completions, responses and embeddings, and Anthropic messages (plain and streamed). Answers are
  * deterministic; latency and failures can be injected; concurrent calls are counted; every call's
  * headers are recorded (which key went where). `GET …/models` lists `MOCK_MODELS`, and
  * `…/redirect?to=URL` answers 307 to `URL` (egress tests). It is the only fake the tests use:
@@ -120,6 +120,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       const prompt = lastUserText(body);
       const usage = { prompt_tokens: words(prompt), completion_tokens: words(text) };
       if (path.endsWith('/messages')) {
+        if (body.stream) return streamMessages(res, `msg_${calls.length}`, model, text, usage);
         return json(res, 200, {
           id: `msg_${calls.length}`, type: 'message', role: 'assistant', model,
           content: [{ type: 'text', text }], stop_reason: 'end_turn',
@@ -198,4 +199,18 @@ function stream(res: ServerResponse, id: string, model: string, text: string, us
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
   if (usage) send({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
   res.end('data: [DONE]\n\n');
+}
+
+/** Anthropic's Messages stream: message_start (input tokens), text deltas, message_delta (output tokens). */
+function streamMessages(res: ServerResponse, id: string, model: string, text: string, usage: { prompt_tokens: number; completion_tokens: number }) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  send('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], usage: { input_tokens: usage.prompt_tokens, output_tokens: 1 } } });
+  send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  for (const piece of text.match(/.{1,8}/gs) ?? []) {
+    send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } });
+  }
+  send('content_block_stop', { type: 'content_block_stop', index: 0 });
+  send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: usage.completion_tokens } });
+  res.end(`event: message_stop\ndata: ${JSON.stringify({ type: 'message_stop' })}\n\n`);
 }
