@@ -1,7 +1,7 @@
 import { AppError, notFound } from '../errors';
 import type { OutboundFetch } from '../outbound/gate';
 import { isProviderId, providerModules, type ProviderId } from '../providers/index';
-import type { ProviderConnection } from '../providers/provider';
+import type { ProviderConnection, ProviderHttp, ProviderModule } from '../providers/provider';
 import type { CreateProviderBody, PatchProviderBody } from '../schemas/providers';
 import type { ProviderRow, ProviderStore } from '../store/providers';
 import type { Writer } from '../store/writer';
@@ -67,6 +67,13 @@ export function createProviderService({ store, writer, now, env, outbound }: Pro
     created_at: new Date(row.created_at).toISOString(),
   });
 
+  /** Where and with which key to call `name`: a stored provider of the workspace, else a built-in one. */
+  function connect(workspaceId: number, name: string): ProviderConnection | null {
+    const row = store.byName(workspaceId, name);
+    if (row) return stored(config(row), env);
+    return isProviderId(name) ? builtIn(name, env) : null;
+  }
+
   return {
     async create(workspaceId: number, body: CreateProviderBody) {
       const row = await writer.write(() => {
@@ -123,12 +130,17 @@ export function createProviderService({ store, writer, now, env, outbound }: Pro
       }
     },
 
-    /** Where and with which key to call `name`: a stored provider of the workspace, else a built-in one. */
-    connect(workspaceId: number, name: string): ProviderConnection | null {
-      const row = store.byName(workspaceId, name);
-      if (row) return stored(config(row), env);
-      return isProviderId(name) ? builtIn(name, env) : null;
+    /**
+     * Everything needed to call `name` outside a run (the playground): its provider file, the
+     * connection with the right key, and an HTTP client that goes through the egress gate.
+     */
+    open(workspaceId: number, name: string): { module: ProviderModule; connection: ProviderConnection; http: ProviderHttp } | null {
+      const connection = connect(workspaceId, name);
+      if (!connection || !isProviderId(connection.client)) return null;
+      return { module: providerModules[connection.client], connection, http: (url, init) => outbound({ workspaceId }, url, init) };
     },
+
+    connect,
 
     async remove(workspaceId: number, id: number) {
       const removed = await writer.write(() => store.remove(workspaceId, id));
