@@ -1,6 +1,6 @@
 import { AppError, notFound } from '../errors';
 import type { OutboundFetch } from '../outbound/gate';
-import { isProviderId, providerModules, type ProviderId } from '../providers/index';
+import { FALLBACK_PROVIDER, isProviderId, providerModules, type ProviderId } from '../providers/index';
 import type { ProviderConnection, ProviderHttp, ProviderModule } from '../providers/provider';
 import type { CreateProviderBody, PatchProviderBody } from '../schemas/providers';
 import type { ProviderRow, ProviderStore } from '../store/providers';
@@ -26,7 +26,7 @@ const config = (row: ProviderRow): ProviderConfig => ({
   id: row.id,
   name: row.name,
   // A client no longer in the registry (a downgrade) speaks the API most servers copy.
-  client: isProviderId(row.client) ? row.client : 'openai',
+  client: isProviderId(row.client) ? row.client : FALLBACK_PROVIDER,
   base_url: row.base_url,
   api_key: row.api_key,
   workspace_id: row.workspace_id,
