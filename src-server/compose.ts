@@ -7,6 +7,7 @@ import { createApp } from './http/app';
 import type { Route } from './http/route';
 import { columnTypeRoutes } from './http/routes/column-types';
 import { datasetRoutes } from './http/routes/datasets';
+import { egressRoutes } from './http/routes/egress';
 import { evaluationRoutes } from './http/routes/evaluations';
 import { folderRoutes } from './http/routes/folders';
 import { loggingRoutes } from './http/routes/logging';
@@ -18,8 +19,10 @@ import { systemRoutes } from './http/routes/system';
 import { workspaceRoutes } from './http/routes/workspaces';
 import { staticFiles } from './http/static';
 import type { Logger } from './logger';
+import { createOutboundGate } from './outbound/gate';
 import { createAuthService } from './services/auth';
 import { createDatasetService } from './services/datasets';
+import { createEgressService } from './services/egress';
 import { createEvaluationEngine } from './services/evaluation-engine';
 import { createFolderService } from './services/folders';
 import { createPromptService } from './services/prompts';
@@ -27,6 +30,7 @@ import { createProviderService } from './services/providers';
 import { createRequestService } from './services/requests';
 import { createDatasetStore } from './store/datasets';
 import { closeDatabase, openDatabase, type Db } from './store/db';
+import { createEgressStore } from './store/egress';
 import { createFolderStore } from './store/folders';
 import { createIngest } from './store/ingest';
 import { createPromptStore } from './store/prompts';
@@ -49,8 +53,8 @@ export interface OpenAppOptions {
   bodyLimitBytes?: number;
   log?: Logger;
   now?: () => number;
-  /** Provider keys and base URLs for evaluations (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY) and
-   * PROMPTLEDGER_EVAL_CONCURRENCY; default: this process's environment. */
+  /** Built-in providers' keys and base URLs (the variables each provider file names, e.g.
+   * OPENAI_API_KEY, OPENAI_BASE_URL) and PROMPTLEDGER_EVAL_CONCURRENCY; default: this process's environment. */
   env?: Record<string, string | undefined>;
   /** In-flight LLM calls per provider during evaluations (overrides PROMPTLEDGER_EVAL_CONCURRENCY). */
   evalConcurrency?: number;
@@ -91,7 +95,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
 
   const db = openDatabase(files.database);
   const wired = composeServices(db, options, log, loadOrCreateSecret(files.sessionSecret));
-  const { auth, requests, datasets, folders, prompts, providers, evaluations } = wired;
+  const { auth, requests, datasets, folders, prompts, providers, egress, evaluations } = wired;
   const { generatedKey } = auth.bootstrap(options.apiKey);
   if (generatedKey) writeFileSync(files.apiKey, `${generatedKey}\n`, { mode: 0o600 });
 
@@ -105,6 +109,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
     ...evaluationRoutes(evaluations.reports, evaluations.runs),
     ...promptRoutes(prompts),
     ...providerRoutes(providers),
+    ...egressRoutes(egress),
     ...systemRoutes(options.dataDir, VERSION),
     ...columnTypeRoutes(),
   ];
@@ -143,7 +148,11 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
   const ingest = createIngest(dataFiles(options.dataDir).database);
   const auth = createAuthService({ store: createWorkspaceStore(db), sessionSecret, now });
 
-  const providers = createProviderService({ store: createProviderStore(db), writer, now });
+  const env = options.env ?? process.env;
+  const egress = createEgressService({ store: createEgressStore(db), writer, now });
+  // Every outbound HTTP call (providers, ENDPOINT cells, provider tests) goes through this one gate.
+  const outbound = createOutboundGate({ egressOf: egress.get, recordHost: egress.recordHost });
+  const providers = createProviderService({ store: createProviderStore(db), writer, now, env, outbound });
   const prompts = createPromptService({ store: createPromptStore(db), providers, writer, now });
   const requestStore = createRequestStore(db);
   const requests = createRequestService({
@@ -164,9 +173,9 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
   const evaluations = createEvaluationEngine({
     reports: createReportStore(db), cells: createReportCellStore(db), writer, datasets, datasetStore,
     folderExists: (ws, id) => folderStore.get(ws, id) !== undefined,
-    prompts, providers, requests, env: options.env ?? process.env, concurrency: options.evalConcurrency, now, log,
+    prompts, providers, requests, env, outbound, concurrency: options.evalConcurrency, now, log,
   });
-  return { writer, ingest, auth, providers, prompts, requests, folders, datasets, evaluations };
+  return { writer, ingest, auth, providers, egress, prompts, requests, folders, datasets, evaluations };
 }
 
 /** The HMAC secret for session tokens: per install, kept beside the data (mode 0600). */

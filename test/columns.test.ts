@@ -5,6 +5,9 @@ import { CellError, type CellContext, type ColumnTypeId, type PromptSource } fro
 import { columnTypes } from '../src-server/eval/columns/index';
 import { createLlmGateway, type LlmCallLog } from '../src-server/eval/llm-gateway';
 import { createSandbox } from '../src-server/eval/sandbox/quickjs';
+import { createOutboundGate } from '../src-server/outbound/gate';
+import { OPEN_EGRESS } from '../src-server/outbound/policy';
+import type { ProviderConnection } from '../src-server/providers/provider';
 import { startMockLlm, type MockLlm } from './support/mock-llm';
 
 /**
@@ -62,15 +65,21 @@ beforeAll(async () => {
     metadata: { model: { provider: 'openai', name: 'gpt-4o-mini', parameters: { temperature: 0 } } },
   };
   templates.modelless = { prompt_template: { type: 'completion', content: [{ type: 'text', text: 'x' }] }, metadata: {} };
+  const connections: Record<string, ProviderConnection> = {
+    local: { name: 'local', client: 'openai', baseUrl: mock.baseUrl, apiKey: null },
+    openai: { name: 'openai', client: 'openai', baseUrl: mock.baseUrl, apiKey: 'sk-test' },
+    anthropic: { name: 'anthropic', client: 'anthropic', baseUrl: mock.rootUrl, apiKey: 'ak' },
+  };
+  const outbound = createOutboundGate({ egressOf: () => OPEN_EGRESS, recordHost: async () => {} });
   const llm = createLlmGateway({
-    findProvider: (_ws, name) => (name === 'local' ? { name, client: 'openai', baseUrl: mock.baseUrl, apiKey: null } : null),
-    env: { OPENAI_BASE_URL: mock.baseUrl, OPENAI_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: mock.rootUrl, ANTHROPIC_API_KEY: 'ak' },
+    connect: (_ws, name) => connections[name] ?? null,
+    outbound,
     concurrency: 4,
     logCall: async (_ws, call) => void logged.push(call),
     now: Date.now,
   });
   const sandbox = createSandbox({ timeoutMs: 300, memoryBytes: 16 * 1024 * 1024 });
-  ctx = (row) => ({ row, workspaceId: 1, reportId: 7, columnName: 'col', llm, prompts, sandbox, fetch, signal: new AbortController().signal });
+  ctx = (row) => ({ row, workspaceId: 1, reportId: 7, columnName: 'col', llm, prompts, sandbox, fetch: outbound, signal: new AbortController().signal });
 });
 
 afterAll(async () => {

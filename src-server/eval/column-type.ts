@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { OutboundFetch } from '../outbound/gate';
 import type { LlmGateway } from './llm-gateway';
 import type { Sandbox } from './sandbox/quickjs';
 
@@ -37,7 +38,8 @@ export interface CellContext {
   llm: LlmGateway;
   prompts: PromptSource;
   sandbox: Sandbox;
-  fetch: typeof fetch;
+  /** Every outbound HTTP call goes through here: the egress setting applies and the run logs its hosts. */
+  fetch: OutboundFetch;
   signal: AbortSignal;
 }
 

@@ -1,9 +1,10 @@
 import { CellError } from './column-type';
 import type { Engine } from './config-fields';
 import { createLimiter, type Limiter } from './limiter';
-import { providerClients } from './providers/index';
-import { priceOf } from './providers/prices';
-import type { ChatMessage, ProviderConnection } from './providers/provider';
+import type { OutboundFetch } from '../outbound/gate';
+import { isProviderId, providerModules } from '../providers/index';
+import { priceOf } from '../providers/prices';
+import type { ChatMessage, ProviderConnection, ProviderHttp, ProviderModule } from '../providers/provider';
 
 /** Where an LLM call comes from: its log entry is tagged with the report so cost and tokens add up. */
 export interface CallScope {
@@ -44,16 +45,17 @@ export interface LlmCallLog {
 }
 
 export interface LlmGatewayDeps {
-  /** A workspace's provider from `/api/public/v2/providers`, by name. */
-  findProvider(workspaceId: number, name: string): ProviderConnection | null;
-  env: Record<string, string | undefined>;
+  /** A workspace's provider by name (stored, else built-in), or null for an unknown name. */
+  connect(workspaceId: number, name: string): ProviderConnection | null;
+  /** The outbound gate: egress setting and the run's host log. */
+  outbound: OutboundFetch;
   /** In-flight calls per provider (PROMPTLEDGER_EVAL_CONCURRENCY). */
   concurrency: number;
   logCall(workspaceId: number, call: LlmCallLog): Promise<unknown>;
   now: () => number;
 }
 
-export function createLlmGateway({ findProvider, env, concurrency, logCall, now }: LlmGatewayDeps): LlmGateway {
+export function createLlmGateway({ connect: find, outbound, concurrency, logCall, now }: LlmGatewayDeps): LlmGateway {
   const limiters = new Map<string, Limiter>();
   // A cell does not wait for its call's log entry to commit; a run waits for all of them at its end.
   const logging = new Set<Promise<unknown>>();
@@ -63,17 +65,15 @@ export function createLlmGateway({ findProvider, env, concurrency, logCall, now 
   };
   const limiterFor = (key: string) => limiters.get(key) ?? limiters.set(key, createLimiter(concurrency)).get(key)!;
 
-  function connect(workspaceId: number, name: string): ProviderConnection {
-    const configured = findProvider(workspaceId, name);
-    if (configured) return configured;
-    if (name === 'openai') {
-      return { name, client: 'openai', baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com/v1', apiKey: env.OPENAI_API_KEY || null };
+  function connect(workspaceId: number, name: string): { connection: ProviderConnection; module: ProviderModule } {
+    const connection = find(workspaceId, name);
+    if (!connection || !isProviderId(connection.client)) {
+      throw new CellError(`Unknown provider '${name}': use ${Object.keys(providerModules).join(', ')}, or the name of a provider configured in Settings → Providers.`);
     }
-    if (name === 'anthropic') {
-      return { name, client: 'anthropic', baseUrl: env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com', apiKey: env.ANTHROPIC_API_KEY || null };
-    }
-    throw new CellError(`Unknown provider '${name}': use openai, anthropic, or the name of a provider configured in Settings → Providers.`);
+    return { connection, module: providerModules[connection.client] };
   }
+
+  const httpFor = (scope: CallScope): ProviderHttp => (url, init) => outbound({ workspaceId: scope.workspaceId, reportId: scope.reportId }, url, init);
 
   // Keyed by where the calls go, so two provider names pointing at one server share its limit.
   const keyOf = (c: ProviderConnection) => `${c.client} ${c.baseUrl}`;
@@ -88,8 +88,7 @@ export function createLlmGateway({ findProvider, env, concurrency, logCall, now 
       await Promise.allSettled([...logging]);
     },
     async chat(scope, engine, messages, signal) {
-      const connection = connect(scope.workspaceId, engine.provider);
-      const client = providerClients[connection.client];
+      const { connection, module } = connect(scope.workspaceId, engine.provider);
       const startedAt = now();
       const log = (entry: Pick<LlmCallLog, 'output' | 'inputTokens' | 'outputTokens' | 'price' | 'error'>) =>
         track(
@@ -100,7 +99,7 @@ export function createLlmGateway({ findProvider, env, concurrency, logCall, now 
         );
       try {
         const answer = await limiterFor(keyOf(connection)).run(
-          () => client.chat(connection, { model: engine.model, messages, parameters: engine.parameters }, signal),
+          () => module.chat(httpFor(scope), connection, { model: engine.model, messages, parameters: engine.parameters }, signal),
           signal,
         );
         const cost = priceOf(engine.model, answer.inputTokens, answer.outputTokens);
@@ -113,11 +112,10 @@ export function createLlmGateway({ findProvider, env, concurrency, logCall, now 
     },
 
     async embed(scope, engine, input, signal) {
-      const connection = connect(scope.workspaceId, engine.provider);
-      const client = providerClients[connection.client];
-      if (!client.embed) throw new CellError(`Provider '${engine.provider}' (${connection.client}) has no embeddings endpoint; use an OpenAI-compatible provider.`);
-      const embed = client.embed;
-      const answer = await limiterFor(keyOf(connection)).run(() => embed(connection, engine.model, input, signal), signal);
+      const { connection, module } = connect(scope.workspaceId, engine.provider);
+      const embed = module.embed;
+      if (!embed) throw new CellError(`Provider '${engine.provider}' (${module.displayName}) has no embeddings endpoint; use an OpenAI-compatible provider.`);
+      const answer = await limiterFor(keyOf(connection)).run(() => embed(httpFor(scope), connection, engine.model, input, signal), signal);
       return { vectors: answer.vectors, inputTokens: answer.inputTokens, cost: priceOf(engine.model, answer.inputTokens, 0) };
     },
   };

@@ -1,4 +1,4 @@
-import type { ChatMessage } from './providers/provider';
+import type { ChatMessage } from '../providers/provider';
 
 const blockText = (content: unknown): string => {
   if (typeof content === 'string') return content;

@@ -1,23 +1,36 @@
 import { z } from 'zod';
+import { isProviderId, PROVIDER_IDS, ProviderIdSchema } from '../providers/index';
 
-/** Built-in provider names resolve to the environment's keys; a stored provider may not shadow them. */
-export const BUILT_IN_PROVIDERS = ['openai', 'anthropic'] as const;
+const ProviderName = z
+  .string()
+  .min(1)
+  .max(255)
+  // Built-in provider names resolve to the environment's keys; a stored provider may not shadow them.
+  .refine((n) => !isProviderId(n.toLowerCase()), { message: `${PROVIDER_IDS.map((id) => `'${id}'`).join(', ')} name the built-in providers; choose another name` });
 
-export const ProviderClient = z.enum(['openai', 'anthropic']);
+const BaseUrl = z.url({ protocol: /^https?$/, error: 'Expected an http(s) URL' }).max(2048);
+const ApiKey = z.string().min(1).max(4096);
 
 export const CreateProviderBody = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(255)
-    .refine((n) => !(BUILT_IN_PROVIDERS as readonly string[]).includes(n.toLowerCase()), {
-      message: "'openai' and 'anthropic' name the built-in providers; choose another name",
-    }),
-  client: ProviderClient,
-  base_url: z
-    .url({ protocol: /^https?$/, error: 'Expected an http(s) URL' })
-    .max(2048)
-    .nullish(),
-  api_key: z.string().min(1).max(4096).nullish(),
+  name: ProviderName,
+  client: ProviderIdSchema,
+  base_url: BaseUrl.nullish(),
+  api_key: ApiKey.nullish(),
 });
 export type CreateProviderBody = z.output<typeof CreateProviderBody>;
+
+/** `PATCH /api/public/v2/providers/{id}`: only the keys given change; `null` clears a base URL or key. */
+export const PatchProviderBody = z.object({
+  name: ProviderName.optional(),
+  client: ProviderIdSchema.optional(),
+  base_url: BaseUrl.nullable().optional(),
+  api_key: ApiKey.nullable().optional(),
+});
+export type PatchProviderBody = z.output<typeof PatchProviderBody>;
+
+export const ProviderTestAnswer = z.object({
+  ok: z.boolean(),
+  latency_ms: z.number().int().min(0),
+  models: z.array(z.string()).optional(),
+  error: z.string().optional(),
+});

@@ -1,6 +1,7 @@
 import { AppError } from '../errors';
 import { CellError, type PromptSource } from '../eval/column-type';
 import { createLlmGateway, type LlmCallLog } from '../eval/llm-gateway';
+import type { OutboundFetch } from '../outbound/gate';
 import { createRunner } from '../eval/runner';
 import { createSandbox } from '../eval/sandbox/quickjs';
 import type { Logger } from '../logger';
@@ -30,11 +31,12 @@ export interface EvaluationEngineDeps {
   prompts: PromptService;
   providers: ProviderService;
   requests: RequestService;
-  /** Provider keys and base URLs (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_BASE_URL...). */
+  /** PROMPTLEDGER_EVAL_CONCURRENCY. */
   env: Record<string, string | undefined>;
   /** In-flight LLM calls per provider and rows per run; default PROMPTLEDGER_EVAL_CONCURRENCY, else 8. */
   concurrency?: number;
-  fetch?: typeof fetch;
+  /** The outbound gate every provider call and ENDPOINT cell goes through. */
+  outbound: OutboundFetch;
   now: () => number;
   log: Logger;
 }
@@ -75,16 +77,10 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
   };
 
   const llm = createLlmGateway({
-    env: deps.env,
     concurrency,
     now,
-    findProvider(workspaceId, name) {
-      const p = deps.providers.byName(workspaceId, name);
-      if (!p) return null;
-      const defaultUrl = p.client === 'anthropic' ? deps.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com' : deps.env.OPENAI_BASE_URL || 'https://api.openai.com/v1';
-      const envKey = p.client === 'anthropic' ? deps.env.ANTHROPIC_API_KEY : deps.env.OPENAI_API_KEY;
-      return { name: p.name, client: p.client, baseUrl: p.base_url || defaultUrl, apiKey: p.api_key ?? envKey ?? null };
-    },
+    connect: (workspaceId, name) => deps.providers.connect(workspaceId, name),
+    outbound: deps.outbound,
     logCall: (workspaceId, call) => deps.requests.log(workspaceId, logBody(call)).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
   });
 
@@ -101,7 +97,7 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
       columnNames: (ws, id) => deps.datasets.version(ws, id).column_names,
       rows: datasets.rows,
     },
-    tools: { llm, prompts, sandbox, fetch: deps.fetch ?? fetch },
+    tools: { llm, prompts, sandbox, fetch: deps.outbound },
     finalize: (report) => runs.finalize(report),
   });
 

@@ -1,12 +1,9 @@
 import { invalidField } from '../errors';
-import { BUILT_IN_PROVIDERS } from '../schemas/providers';
+import { buildLlmKwargs, defaultApiType, FALLBACK_PROVIDER, isProviderId, providerModules, type ProviderId } from '../providers/index';
+import { isObject, type Json } from '../providers/kwargs-shape';
 import { TemplateRenderError } from '../templates/jinja2';
 import { renderPromptTemplate } from '../templates/render-prompt';
-import { buildLlmKwargs, DEFAULT_OPENAI_API_TYPE, type ProviderClient } from './llm-kwargs';
 import type { ProviderConfig, ProviderService } from './providers';
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A version's content as stored: what is needed to turn it into a provider call. */
 export interface VersionContent {
@@ -31,7 +28,7 @@ export interface PreparedPrompt {
   metadata: Json;
   /** `null` when the version names no model (`metadata.model`). */
   llm_kwargs: Json | null;
-  client: ProviderClient | null;
+  client: ProviderId | null;
   /** The stored provider to call (key in full), or null for a built-in one (environment keys). */
   provider: ProviderConfig | null;
 }
@@ -66,10 +63,11 @@ export function prepareForUse(providers: ProviderService, workspaceId: number, c
   }
   if (options.model) model.name = options.model;
   const providerName = String(model.provider ?? '');
-  if (!provider && !(BUILT_IN_PROVIDERS as readonly string[]).includes(providerName)) provider = providers.byName(workspaceId, providerName);
+  if (!provider && !isProviderId(providerName)) provider = providers.byName(workspaceId, providerName);
 
-  const client: ProviderClient = provider?.client ?? (providerName === 'anthropic' ? 'anthropic' : 'openai');
-  if (client === 'openai') model.api_type = typeof model.api_type === 'string' && model.api_type ? model.api_type : DEFAULT_OPENAI_API_TYPE;
+  const client: ProviderId = provider?.client ?? (isProviderId(providerName) ? providerName : FALLBACK_PROVIDER);
+  const module = providerModules[client];
+  if (module.sdkReadsApiType) model.api_type = typeof model.api_type === 'string' && model.api_type ? model.api_type : defaultApiType(module);
   const parameters = { ...(isObject(model.parameters) ? model.parameters : {}), ...(options.model_parameter_overrides ?? {}) };
   const llm_kwargs = buildLlmKwargs(client, model.api_type as string | undefined, { template: rendered, model: String(model.name ?? ''), parameters });
   return { prompt_template: rendered, metadata: { ...content.metadata, model }, llm_kwargs, client, provider };

@@ -1,5 +1,5 @@
 import type { TrackRequestBody } from '../schemas/logging';
-import { readTrackedCall } from './provider-payloads';
+import { readTrackedCall } from '../providers/tracked-call';
 import type { RequestService } from './requests';
 
 /**

@@ -19,6 +19,9 @@ export function createProviderStore(db: Db) {
       'INSERT INTO providers (workspace_id, name, client, base_url, api_key, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ),
     remove: db.prepare<[number, number]>('DELETE FROM providers WHERE workspace_id = ? AND id = ?'),
+    update: db.prepare<[string, string, string | null, string | null, number, number]>(
+      'UPDATE providers SET name = ?, client = ?, base_url = ?, api_key = ? WHERE workspace_id = ? AND id = ?',
+    ),
   };
   return {
     byId: (workspaceId: number, id: number) => s.byId.get(workspaceId, id),
@@ -27,6 +30,8 @@ export function createProviderStore(db: Db) {
     insert: (p: Omit<ProviderRow, 'id'>) =>
       Number(s.insert.run(p.workspace_id, p.name, p.client, p.base_url, p.api_key, p.created_at).lastInsertRowid),
     remove: (workspaceId: number, id: number) => s.remove.run(workspaceId, id).changes > 0,
+    update: (p: Pick<ProviderRow, 'workspace_id' | 'id' | 'name' | 'client' | 'base_url' | 'api_key'>) =>
+      s.update.run(p.name, p.client, p.base_url, p.api_key, p.workspace_id, p.id).changes > 0,
   };
 }
 

@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for LLM providers on 127.0.0.1: OpenAI-compatible chat completions (plain and
- * streamed), completions, responses and embeddings, and Anthropic messages. Answers are
- * deterministic; latency and failures can be injected; concurrent calls are counted. It is the
- * only fake the tests use: everything of ours runs for real.
+ * streamed), completions, responses and embeddings, and Anthropic messages (plain and streamed). Answers are
+ * deterministic; latency and failures can be injected; concurrent calls are counted; every call's
+ * headers are recorded (which key went where). `GET …/models` lists `MOCK_MODELS`, and
+ * `…/redirect?to=URL` answers 307 to `URL` (egress tests). It is the only fake the tests use:
+ * everything of ours runs for real.
  */
 export interface MockLlmCall {
   path: string;
@@ -35,6 +37,9 @@ export interface MockLlm {
   resetCounters(): void;
   close(): Promise<void>;
 }
+
+/** What `GET /v1/models` lists, in the `{data: [{id}]}` shape OpenAI and Anthropic share. */
+export const MOCK_MODELS = ['mock-chat', 'mock-embed'];
 
 const lastUserText = (body: any): string => {
   if (typeof body?.prompt === 'string') return body.prompt;
@@ -82,7 +87,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     } catch {
       return json(res, 400, { error: { message: 'bad json' } });
     }
-    const path = (req.url ?? '').split('?')[0];
+    const [path, query = ''] = (req.url ?? '').split('?');
     const call = { path, body, headers: req.headers };
     calls.push(call);
     inFlight++;
@@ -93,6 +98,13 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       if (failure !== undefined) {
         res.setHeader('retry-after', '0');
         return json(res, failure, { error: { message: `injected failure ${failure}`, type: 'mock_error' } });
+      }
+      if (path.endsWith('/redirect')) {
+        res.writeHead(307, { location: new URLSearchParams(query).get('to') ?? '/' });
+        return res.end();
+      }
+      if (req.method === 'GET' && path.endsWith('/models')) {
+        return json(res, 200, { object: 'list', data: MOCK_MODELS.map((id) => ({ id, object: 'model', type: 'model' })) });
       }
       const model = body.model ?? 'mock-model';
       if (path.endsWith('/embeddings')) {
@@ -108,6 +120,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       const prompt = lastUserText(body);
       const usage = { prompt_tokens: words(prompt), completion_tokens: words(text) };
       if (path.endsWith('/messages')) {
+        if (body.stream) return streamMessages(res, `msg_${calls.length}`, model, text, usage);
         return json(res, 200, {
           id: `msg_${calls.length}`, type: 'message', role: 'assistant', model,
           content: [{ type: 'text', text }], stop_reason: 'end_turn',
@@ -186,4 +199,18 @@ function stream(res: ServerResponse, id: string, model: string, text: string, us
   send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
   if (usage) send({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
   res.end('data: [DONE]\n\n');
+}
+
+/** Anthropic's Messages stream: message_start (input tokens), text deltas, message_delta (output tokens). */
+function streamMessages(res: ServerResponse, id: string, model: string, text: string, usage: { prompt_tokens: number; completion_tokens: number }) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  send('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], usage: { input_tokens: usage.prompt_tokens, output_tokens: 1 } } });
+  send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  for (const piece of text.match(/.{1,8}/gs) ?? []) {
+    send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } });
+  }
+  send('content_block_stop', { type: 'content_block_stop', index: 0 });
+  send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: usage.completion_tokens } });
+  res.end(`event: message_stop\ndata: ${JSON.stringify({ type: 'message_stop' })}\n\n`);
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockLlm, type MockLlm } from '../support/mock-llm';
 import { startUi, type UiSession } from '../support/ui';
 
 describe('Settings page', () => {
@@ -49,6 +50,62 @@ describe('Settings page', () => {
     expect(await page.getByTestId('db-size').textContent()).toMatch(/\d+(\.\d)? (KB|MB)/);
     await ui.screenshot('settings-dark');
     // The one error is the refused provider above (Chromium logs failed fetches to the console).
+    expect(ui.problems).toEqual([expect.stringContaining('422')]);
+  });
+});
+
+describe('Settings: editing and testing providers, the offline switch', () => {
+  let ui: UiSession;
+  let mock: MockLlm;
+  beforeAll(async () => {
+    mock = await startMockLlm();
+    ui = await startUi();
+  });
+  afterAll(async () => {
+    await ui?.close();
+    await mock?.close();
+  });
+
+  it('edits a provider in place, tests its connection, and turns offline mode on', async () => {
+    const { page, t } = ui;
+    await t.api('/api/public/v2/providers', { body: { name: 'lab', client: 'openai', base_url: mock.baseUrl, api_key: 'sk-lab-secret-0000' } });
+    await ui.open('/settings');
+    const providers = page.getByLabel('Providers');
+    const row = providers.locator('tbody tr', { hasText: 'lab' });
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Edit provider name').fill('lab-2');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const edited = providers.locator('tbody tr', { hasText: 'lab-2' });
+    await edited.getByRole('button', { name: 'Test connection' }).waitFor();
+    expect((await t.api('/api/public/v2/providers')).body.items).toMatchObject([{ name: 'lab-2', base_url: mock.baseUrl, has_api_key: true }]);
+
+    await edited.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => edited.getByRole('status').textContent()).toMatch(/^Connected · \d+ ms · 2 models$/);
+    expect(mock.calls.at(-1)?.headers.authorization).toBe('Bearer sk-lab-secret-0000');
+
+    const network = page.getByLabel('Network');
+    await network.getByLabel('Offline').check();
+    await network.getByLabel('Allowed hosts').fill('Gpu-Box.lan');
+    await network.getByRole('button', { name: 'Save network setting' }).click();
+    await network.getByText('Saved').waitFor();
+    expect((await t.api('/api/public/v2/settings/egress')).body).toEqual({ offline: true, allowed_hosts: ['gpu-box.lan'] });
+    await ui.screenshot('settings-network');
+
+    // Offline, a provider that is not on this machine is refused before any call.
+    const calls = mock.calls.length;
+    await edited.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Edit provider base URL').fill(mock.baseUrl.replace('127.0.0.1', '0.0.0.0'));
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await edited.getByRole('cell', { name: /0\.0\.0\.0/ }).waitFor();
+    await edited.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => edited.getByRole('status').textContent()).toMatch(/^Failed: Blocked by the offline setting/);
+    expect(mock.calls.length).toBe(calls);
+
+    // A host with a scheme is refused with the server's message; the saved setting stays.
+    await network.getByLabel('Allowed hosts').fill('https://api.example.com');
+    await network.getByRole('button', { name: 'Save network setting' }).click();
+    await network.getByRole('alert').waitFor();
+    expect((await t.api('/api/public/v2/settings/egress')).body.allowed_hosts).toEqual(['gpu-box.lan']);
     expect(ui.problems).toEqual([expect.stringContaining('422')]);
   });
 });

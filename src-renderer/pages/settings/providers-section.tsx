@@ -5,17 +5,37 @@ import { useApi, useLoad } from '../../api/context';
 interface Provider {
   id: number;
   name: string;
-  client: 'openai' | 'anthropic';
+  client: string;
   base_url: string | null;
   api_key: string | null;
 }
+
+/** A client the server speaks (`GET /api/public/v2/provider-clients`, from its provider registry). */
+interface ProviderClient {
+  id: string;
+  display_name: string;
+  default_base_url: string;
+  api_key_env: string;
+}
+
+interface TestResult {
+  ok: boolean;
+  latency_ms: number;
+  models?: string[];
+  error?: string;
+}
+
+const EMPTY = { name: '', client: 'openai', base_url: '', api_key: '' };
 
 /** LLM providers the evaluation columns call (Ollama, LM Studio, vLLM… through an OpenAI-compatible base URL). */
 export function ProvidersSection() {
   const api = useApi();
   const list = useLoad((a, signal) => a<{ items: Provider[] }>('/api/public/v2/providers', { signal }), []);
-  const [form, setForm] = useState({ name: '', client: 'openai', base_url: '', api_key: '' });
+  const clients = useLoad((a, signal) => a<{ items: ProviderClient[] }>('/api/public/v2/provider-clients', { signal }), []);
+  const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [tests, setTests] = useState<Record<number, TestResult | 'running'>>({});
 
   const add = async () => {
     setError(null);
@@ -23,7 +43,7 @@ export function ProvidersSection() {
       await api('/api/public/v2/providers', {
         body: { name: form.name.trim(), client: form.client, base_url: form.base_url.trim() || null, api_key: form.api_key || null },
       });
-      setForm({ name: '', client: 'openai', base_url: '', api_key: '' });
+      setForm(EMPTY);
       list.reload();
     } catch (e) {
       setError(errorText(e));
@@ -38,13 +58,31 @@ export function ProvidersSection() {
       setError(errorText(e));
     }
   };
+  const test = async (p: Provider) => {
+    setTests((t) => ({ ...t, [p.id]: 'running' }));
+    try {
+      const result = await api<TestResult>(`/api/public/v2/providers/${p.id}/test`, { method: 'POST' });
+      setTests((t) => ({ ...t, [p.id]: result }));
+    } catch (e) {
+      setTests((t) => ({ ...t, [p.id]: { ok: false, latency_ms: 0, error: errorText(e) } }));
+    }
+  };
+
+  const clientList = clients.data?.items ?? [];
+  const clientName = (id: string) => clientList.find((c) => c.id === id)?.display_name ?? id;
+  const builtIns = clientList.map((c, i) => (
+    <span key={c.id}>
+      {i > 0 ? ', ' : ''}
+      <code>{c.id}</code> (<code>{c.api_key_env}</code>)
+    </span>
+  ));
 
   return (
     <section className="card stack" aria-label="Providers">
       <h2>Providers</h2>
       <p className="muted" style={{ margin: 0 }}>
-        <code>openai</code> and <code>anthropic</code> are built in and use <code>OPENAI_API_KEY</code> / <code>ANTHROPIC_API_KEY</code> from the
-        server's environment. Add any OpenAI-compatible server (Ollama: <code>http://127.0.0.1:11434/v1</code>) under its own name.
+        Built in, with keys from the server's environment: {builtIns}. Add any OpenAI-compatible server (Ollama:{' '}
+        <code>http://127.0.0.1:11434/v1</code>) under its own name; it uses only the key you give it here.
       </p>
       <form
         className="row"
@@ -60,10 +98,7 @@ export function ProvidersSection() {
         </label>
         <label>
           Client
-          <select aria-label="Provider client" value={form.client} onChange={(e) => setForm({ ...form, client: e.target.value })}>
-            <option value="openai">OpenAI-compatible</option>
-            <option value="anthropic">Anthropic</option>
-          </select>
+          <ClientSelect label="Provider client" clients={clientList} value={form.client} onChange={(client) => setForm({ ...form, client })} />
         </label>
         <label className="grow">
           Base URL
@@ -90,19 +125,41 @@ export function ProvidersSection() {
           </tr>
         </thead>
         <tbody>
-          {(list.data?.items ?? []).map((p) => (
-            <tr key={p.id}>
-              <td><b>{p.name}</b></td>
-              <td>{p.client}</td>
-              <td className="mono">{p.base_url ?? '—'}</td>
-              <td className="mono">{p.api_key ?? '—'}</td>
-              <td className="num">
-                <button type="button" className="small danger" onClick={() => void remove(p)}>
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
+          {(list.data?.items ?? []).map((p) =>
+            editing === p.id ? (
+              <EditRow
+                key={p.id}
+                provider={p}
+                clients={clientList}
+                onDone={() => {
+                  setEditing(null);
+                  list.reload();
+                }}
+                onCancel={() => setEditing(null)}
+              />
+            ) : (
+              <tr key={p.id}>
+                <td><b>{p.name}</b></td>
+                <td>{clientName(p.client)}</td>
+                <td className="mono">{p.base_url ?? '—'}</td>
+                <td className="mono">{p.api_key ?? '—'}</td>
+                <td className="num">
+                  <div className="row" style={{ justifyContent: 'flex-end' }}>
+                    <TestOutcome result={tests[p.id]} />
+                    <button type="button" className="small" onClick={() => void test(p)} disabled={tests[p.id] === 'running'}>
+                      Test connection
+                    </button>
+                    <button type="button" className="small" onClick={() => setEditing(p.id)}>
+                      Edit
+                    </button>
+                    <button type="button" className="small danger" onClick={() => void remove(p)}>
+                      Delete
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ),
+          )}
           {list.data && list.data.items.length === 0 ? (
             <tr>
               <td colSpan={5} className="muted">
@@ -113,5 +170,94 @@ export function ProvidersSection() {
         </tbody>
       </table>
     </section>
+  );
+}
+
+function ClientSelect({ label, clients, value, onChange }: { label: string; clients: ProviderClient[]; value: string; onChange: (id: string) => void }) {
+  return (
+    <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value)}>
+      {clients.length === 0 ? <option value={value}>{value}</option> : null}
+      {clients.map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.display_name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function TestOutcome({ result }: { result: TestResult | 'running' | undefined }) {
+  if (result === undefined) return null;
+  if (result === 'running') return <span className="muted" role="status">Testing…</span>;
+  if (result.ok) {
+    const models = result.models ?? [];
+    return (
+      <span className="badge ok" role="status" title={models.join(', ')}>
+        Connected · {result.latency_ms} ms · {models.length} {models.length === 1 ? 'model' : 'models'}
+      </span>
+    );
+  }
+  return (
+    <span className="error" role="status" style={{ maxWidth: 360, whiteSpace: 'normal', textAlign: 'left' }}>
+      Failed: {result.error}
+    </span>
+  );
+}
+
+/** Edits one provider in place (`PATCH`): an empty key field keeps the stored key. */
+function EditRow({ provider, clients, onDone, onCancel }: { provider: Provider; clients: ProviderClient[]; onDone: () => void; onCancel: () => void }) {
+  const api = useApi();
+  const [form, setForm] = useState({ name: provider.name, client: provider.client, base_url: provider.base_url ?? '', api_key: '', clearKey: false });
+  const [error, setError] = useState<string | null>(null);
+  const save = async () => {
+    setError(null);
+    const body: Record<string, unknown> = { name: form.name.trim(), client: form.client, base_url: form.base_url.trim() || null };
+    if (form.clearKey) body.api_key = null;
+    else if (form.api_key) body.api_key = form.api_key;
+    try {
+      await api(`/api/public/v2/providers/${provider.id}`, { method: 'PATCH', body });
+      onDone();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  return (
+    <tr aria-label={`Edit provider ${provider.name}`}>
+      <td>
+        <input aria-label="Edit provider name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+      </td>
+      <td>
+        <ClientSelect label="Edit provider client" clients={clients} value={form.client} onChange={(client) => setForm({ ...form, client })} />
+      </td>
+      <td>
+        <input aria-label="Edit provider base URL" value={form.base_url} onChange={(e) => setForm({ ...form, base_url: e.target.value })} style={{ width: '100%' }} />
+      </td>
+      <td>
+        <input
+          aria-label="Edit provider API key"
+          type="password"
+          value={form.api_key}
+          disabled={form.clearKey}
+          onChange={(e) => setForm({ ...form, api_key: e.target.value })}
+          placeholder={provider.api_key ? `keep ${provider.api_key}` : 'none'}
+        />
+        {provider.api_key ? (
+          <label style={{ flexDirection: 'row', alignItems: 'center', gap: 4 }}>
+            <input type="checkbox" checked={form.clearKey} onChange={(e) => setForm({ ...form, clearKey: e.target.checked })} /> remove key
+          </label>
+        ) : null}
+        {error ? <p className="error" role="alert">{error}</p> : null}
+      </td>
+      <td className="num">
+        <div className="row" style={{ justifyContent: 'flex-end' }}>
+          <button type="button" className="small primary" onClick={() => void save()} disabled={!form.name.trim()}>
+            Save
+          </button>
+          <button type="button" className="small ghost" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </td>
+    </tr>
   );
 }

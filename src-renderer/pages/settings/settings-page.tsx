@@ -3,6 +3,7 @@ import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
 import { CopyButton } from '../../components/copy-button';
 import { fmtBytes, fmtTime } from '../../components/format';
+import { NetworkSection } from './network-section';
 import { ProvidersSection } from './providers-section';
 
 interface ApiKey {
@@ -31,6 +32,7 @@ export function SettingsPage() {
         <ConnectSection />
         <KeysSection />
         <ProvidersSection />
+        <NetworkSection />
         <DataSection />
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EgressBlockedError } from '../../outbound/policy';
 import { CellError, columnType } from '../column-type';
 
 const HttpUrl = z.string().url().refine((u) => /^https?:\/\//i.test(u), { message: 'Must be an http:// or https:// URL' });
@@ -16,7 +17,7 @@ export const endpoint = columnType({
     const timeout = AbortSignal.timeout(c.timeout_ms);
     let response: Response;
     try {
-      response = await ctx.fetch(c.url, {
+      response = await ctx.fetch({ workspaceId: ctx.workspaceId, reportId: ctx.reportId }, c.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/plain;q=0.9', ...c.headers },
         body: JSON.stringify(ctx.row),
@@ -24,6 +25,7 @@ export const endpoint = columnType({
       });
     } catch (error) {
       if (ctx.signal.aborted) throw error;
+      if (error instanceof EgressBlockedError) throw new CellError(error.message);
       if (timeout.aborted) throw new CellError(`The endpoint did not answer within ${c.timeout_ms} ms.`);
       throw new CellError(`Could not reach the endpoint: ${String((error as Error).cause ?? (error as Error).message)}`);
     }

@@ -1,12 +1,12 @@
+import { defaultApiType, isProviderId, providerModules } from './index';
+import { isObject, type Json } from './kwargs-shape';
+
 /**
  * Turns what an SDK sends to /track-request (the provider call's kwargs and its response) into
  * the log's shapes: prompt templates for input and output, model, tokens, parameters.
  * Covers OpenAI chat completions, OpenAI completions, the OpenAI Responses API and Anthropic
  * messages; anything else is kept verbatim as text so nothing is dropped.
  */
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (value: string) => ({ type: 'text', text: value });
 
 function blocks(content: unknown): unknown[] {
@@ -91,7 +91,9 @@ export function readTrackedCall(provider: string, kwargs: Json, response: unknow
   } else {
     reply = { role: 'assistant', content: response == null ? [] : blocks(typeof response === 'string' ? response : JSON.stringify(response)) };
   }
-  if (provider === 'anthropic' && apiType === 'chat-completions') apiType = 'messages';
+  // A wrapper may hand over another provider's answer in OpenAI's shape; the API is still the provider's own.
+  const module = isProviderId(provider) ? providerModules[provider] : undefined;
+  if (module && apiType === 'chat-completions' && !(apiType in module.apiTypes)) apiType = defaultApiType(module);
   return {
     model, parameters, inputTokens, outputTokens, apiType,
     input: { type: 'chat', messages, input_variables: [], ...tools },
