@@ -2,6 +2,7 @@ import foundation from './001-foundation';
 import prompts from './002-prompts';
 import datasets from './003-datasets';
 import evaluations from './004-evaluations';
+import spans from './007-spans';
 
 export interface Migration {
   /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
@@ -15,4 +16,5 @@ export const migrations: readonly Migration[] = [
   { id: '002-prompts', sql: prompts },
   { id: '003-datasets', sql: datasets },
   { id: '004-evaluations', sql: evaluations },
+  { id: '007-spans', sql: spans },
 ];
