@@ -14,7 +14,8 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
-  | 'payload_too_large';
+  | 'payload_too_large'
+  | 'unsupported_media_type';
 
 const statusOf: Record<ErrorCode, number> = {
   invalid_input: 422,
@@ -24,6 +25,7 @@ const statusOf: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
 };
 
 /** The only error type services throw; http/errors.ts turns it into API.md's body. */

@@ -11,6 +11,18 @@ const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
  * other invalid input. An empty body is `undefined`, since some endpoints take none.
  */
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+  const text = (await readRawBody(ctx, limitBytes)).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const msg = `Malformed JSON: ${(error as Error).message}`;
+    throw new AppError('invalid_input', `Invalid request body: ${msg}`, [{ loc: ['body'], msg, type: 'json_invalid' }]);
+  }
+}
+
+/** The body's bytes, under the same size cap (413) as JSON bodies. */
+export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buffer> {
   const req = ctx.req;
   const declared = Number(ctx.get('content-length') || 0);
   const raw = await new Promise<Buffer | null>((resolve, reject) => {
@@ -37,12 +49,5 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
     ctx.set('Connection', 'close');
     throw new AppError('payload_too_large', `Request body is larger than the limit of ${limitBytes} bytes.`);
   }
-  const text = raw.toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const msg = `Malformed JSON: ${(error as Error).message}`;
-    throw new AppError('invalid_input', `Invalid request body: ${msg}`, [{ loc: ['body'], msg, type: 'json_invalid' }]);
-  }
+  return raw;
 }

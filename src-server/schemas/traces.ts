@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { PageQuery, SpanId, TraceId } from './common';
+import { QueryTimestamp } from './explorer';
+
+export const SpanStatus = z.enum(['OK', 'ERROR', 'UNSET']);
+
+/** `GET /api/public/v2/traces`. */
+export const TraceListQuery = PageQuery.extend({
+  start_time: QueryTimestamp.optional(),
+  end_time: QueryTimestamp.optional(),
+  name: z.string().max(1000).optional(),
+  status: SpanStatus.optional(),
+  q: z.string().min(1).max(1000).optional(),
+});
+export type TraceListQuery = z.output<typeof TraceListQuery>;
+
+/** An unknown id and a malformed one answer the same 404, as for any id not in the workspace. */
+export const TraceIdParam = z.object({ trace_id: z.string().max(64) });
+
+/** Epoch nanoseconds as the PromptLayer JS SDK writes them: a decimal string (a number is accepted). */
+const Nanos = z
+  .union([z.string().regex(/^\d{1,19}$/, 'Expected epoch nanoseconds as a decimal string'), z.number().int().min(0)])
+  .transform((v) => BigInt(v).toString())
+  .refine((v) => BigInt(v) < 2n ** 63n, 'Expected epoch nanoseconds as a decimal string');
+
+const Attributes = z.record(z.string(), z.unknown());
+
+/** One span of `POST /spans-bulk`, as the PromptLayer JS SDK's exporter sends it. */
+export const BulkSpan = z
+  .looseObject({
+    name: z.string().max(10_000),
+    context: z.looseObject({ trace_id: TraceId, span_id: SpanId, trace_state: z.string().nullish() }),
+    kind: z.string().max(64).nullish(),
+    parent_id: SpanId.nullish(),
+    start_time: Nanos,
+    end_time: Nanos,
+    status: z.looseObject({ status_code: z.string().max(64).nullish(), description: z.string().nullish() }).nullish(),
+    attributes: Attributes.nullish(),
+    events: z.array(z.looseObject({ name: z.string(), timestamp: Nanos.nullish(), attributes: Attributes.nullish() })).nullish(),
+    links: z.array(z.unknown()).nullish(),
+    resource: z.looseObject({ attributes: Attributes.nullish(), schema_url: z.string().nullish() }).nullish(),
+  })
+  .refine((s) => BigInt(s.end_time) >= BigInt(s.start_time), { message: 'end_time is before start_time', path: ['end_time'] });
+export type BulkSpan = z.output<typeof BulkSpan>;
+
+export const SpansBulkBody = z.object({ spans: z.array(BulkSpan).max(10_000) });
