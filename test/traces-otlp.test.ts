@@ -116,8 +116,8 @@ const jsonSpan = (traceId: string, spanId: string, extra: Record<string, unknown
   traceId, spanId, name: `span ${spanId}`, kind: 1, startTimeUnixNano: '1790000000000000000', endTimeUnixNano: '1790000000500000000', ...extra,
 });
 const otlpJson = (spans: unknown[]) => ({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 't' }, spans }] }] });
-const post = (body: string | Buffer, headers: Record<string, string>, key: string | null = t.key) =>
-  fetch(`${t.url}/v1/traces`, { method: 'POST', body, headers: { ...headers, ...(key ? { 'X-API-KEY': key } : {}) } });
+const post = (body: string | Uint8Array, headers: Record<string, string>, key: string | null = t.key) =>
+  fetch(`${t.url}/v1/traces`, { method: 'POST', body: body as BodyInit, headers: { ...headers, ...(key ? { 'X-API-KEY': key } : {}) } });
 
 describe('POST /v1/traces refuses what it cannot read, and writes nothing then', () => {
   it('400 for a garbage protobuf body and for malformed JSON', async () => {
@@ -161,8 +161,8 @@ describe('POST /v1/traces refuses what it cannot read, and writes nothing then',
         const text = JSON.stringify(otlpJson([jsonSpan(hex(5, 32), hex(5, 16))]));
         return text.slice(0, -1) + ' '.repeat(size - text.length) + '}';
       };
-      const send = (body: string | Buffer, headers: Record<string, string> = {}) =>
-        fetch(`${small.url}/v1/traces`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'X-API-KEY': small.key, ...headers } });
+      const send = (body: string | Uint8Array, headers: Record<string, string> = {}) =>
+        fetch(`${small.url}/v1/traces`, { method: 'POST', body: body as BodyInit, headers: { 'content-type': 'application/json', 'X-API-KEY': small.key, ...headers } });
       expect((await send(padded(2000))).status).toBe(200);
       expect((await send(padded(2001))).status).toBe(413);
       expect((await send(gzipSync(padded(2000)), { 'content-encoding': 'gzip' })).status).toBe(200);
