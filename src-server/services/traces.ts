@@ -23,7 +23,9 @@ export interface TraceServiceDeps {
 }
 
 const NS_PER_MS = 1_000_000n;
-const iso = (ns: string) => new Date(Number(BigInt(ns) / NS_PER_MS)).toISOString();
+/** Whole milliseconds of a decimal nanosecond count, by dropping digits (no BigInt: 10,000 spans per trace view). */
+const msOf = (ns: string) => (ns.length > 6 ? Number(ns.slice(0, -6)) : 0);
+const iso = (ns: string) => new Date(msOf(ns)).toISOString();
 const durationMs = (start: string, end: string) => Number(BigInt(end) - BigInt(start)) / 1e6;
 const MAX_ERROR_MESSAGE = 1024;
 

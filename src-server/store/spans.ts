@@ -178,11 +178,14 @@ export function createSpanStore(db: Db, requests: RequestStore) {
     },
 
     trace(workspaceId: number, traceId: string): SpanRecord[] {
+      // A trace's spans nearly all share one resource (and have no events): parsed once each.
+      const parsed = new Map<string, unknown>();
+      const parseOnce = (text: string) => (parsed.has(text) ? parsed.get(text) : parsed.set(text, JSON.parse(text)).get(text));
       return spansOfTrace.all(workspaceId, traceId).map((row) => ({
         ...row,
         attributes: JSON.parse(row.attributes) as Record<string, unknown>,
-        events: JSON.parse(row.events) as SpanEvent[],
-        resource: JSON.parse(row.resource) as Record<string, unknown>,
+        events: (row.events === '[]' ? [] : JSON.parse(row.events)) as SpanEvent[],
+        resource: parseOnce(row.resource) as Record<string, unknown>,
       }));
     },
 
