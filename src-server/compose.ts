@@ -16,6 +16,7 @@ import { providerRoutes } from './http/routes/providers';
 import { reportRoutes } from './http/routes/reports';
 import { requestRoutes } from './http/routes/requests';
 import { systemRoutes } from './http/routes/system';
+import { traceRoutes } from './http/routes/traces';
 import { workspaceRoutes } from './http/routes/workspaces';
 import { staticFiles } from './http/static';
 import type { Logger } from './logger';
@@ -28,6 +29,7 @@ import { createFolderService } from './services/folders';
 import { createPromptService } from './services/prompts';
 import { createProviderService } from './services/providers';
 import { createRequestService } from './services/requests';
+import { createTraceService } from './services/traces';
 import { createDatasetStore } from './store/datasets';
 import { closeDatabase, openDatabase, type Db } from './store/db';
 import { createEgressStore } from './store/egress';
@@ -39,6 +41,7 @@ import { createReportCellStore } from './store/report-cells';
 import { createReportStore } from './store/reports';
 import { createRequestStatsStore } from './store/request-stats';
 import { createRequestStore } from './store/requests';
+import { createSpanStore } from './store/spans';
 import { createWorkspaceStore } from './store/workspaces';
 import { createWriter } from './store/writer';
 
@@ -95,7 +98,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
 
   const db = openDatabase(files.database);
   const wired = composeServices(db, options, log, loadOrCreateSecret(files.sessionSecret));
-  const { auth, requests, datasets, folders, prompts, providers, egress, evaluations } = wired;
+  const { auth, requests, datasets, folders, prompts, providers, egress, evaluations, traces } = wired;
   const { generatedKey } = auth.bootstrap(options.apiKey);
   if (generatedKey) writeFileSync(files.apiKey, `${generatedKey}\n`, { mode: 0o600 });
 
@@ -112,6 +115,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
     ...egressRoutes(egress),
     ...systemRoutes(options.dataDir, VERSION),
     ...columnTypeRoutes(),
+    ...traceRoutes(traces, { bodyLimitBytes }),
   ];
   const app = createApp({ routes, auth, bodyLimitBytes, log, version: VERSION });
   if (options.staticDir) app.use(staticFiles(options.staticDir));
@@ -164,6 +168,14 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
     now,
   });
 
+  const traces = createTraceService({
+    store: createSpanStore(db, requestStore),
+    ingest,
+    // The seam for issue 14's price table: spans that carry no price of their own cost 0 until then.
+    price: () => 0,
+    now,
+  });
+
   const datasetStore = createDatasetStore(db);
   // An import cut short by a crash left an invisible, half-written version behind.
   datasetStore.removeAbandoned();
@@ -175,7 +187,7 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
     folderExists: (ws, id) => folderStore.get(ws, id) !== undefined,
     prompts, providers, requests, env, outbound, concurrency: options.evalConcurrency, now, log,
   });
-  return { writer, ingest, auth, providers, egress, prompts, requests, folders, datasets, evaluations };
+  return { writer, ingest, auth, providers, egress, prompts, requests, folders, datasets, evaluations, traces };
 }
 
 /** The HMAC secret for session tokens: per install, kept beside the data (mode 0600). */

@@ -27,6 +27,8 @@ export interface RequestItem {
   score: number;
   /** Whether any score was given explicitly (log body, tracking endpoints). */
   scored: boolean;
+  span_id: string | null;
+  trace_id: string | null;
   scores: Record<string, number>;
   prompt_version: { prompt_template: unknown; commit_message: string | null; metadata: Record<string, unknown> } | null;
   created_at: string;
@@ -198,3 +200,9 @@ export interface RunProgress {
   errors: number;
   cost: number;
 }
+
+/** Traces come straight from the server's own types (type-only imports, erased from the bundle). */
+export type TraceList = ReturnType<import('../../src-server/services/traces').TraceService['list']>;
+export type TraceItem = TraceList['traces'][number];
+export type TraceDetail = ReturnType<import('../../src-server/services/traces').TraceService['get']>;
+export type TraceSpan = TraceDetail['spans'][number];

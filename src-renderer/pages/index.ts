@@ -5,6 +5,7 @@ import { EvaluationsPage } from './evaluations/evaluations-page';
 import { PromptsPage } from './prompts/prompts-page';
 import { RequestsPage } from './requests/requests-page';
 import { SettingsPage } from './settings/settings-page';
+import { TracesPage } from './traces/traces-page';
 
 export interface PageSpec {
   path: string;
@@ -16,6 +17,7 @@ export interface PageSpec {
 /** The sidebar, in order; the number keys 1–9 jump to the page at that position. */
 export const PAGES: PageSpec[] = [
   { path: '/requests', title: 'Requests', icon: '≡', component: RequestsPage },
+  { path: '/traces', title: 'Traces', icon: '⋔', component: TracesPage },
   { path: '/dashboard', title: 'Dashboard', icon: '▤', component: DashboardPage },
   { path: '/prompts', title: 'Prompts', icon: '✎', component: PromptsPage },
   { path: '/datasets', title: 'Datasets', icon: '▦', component: DatasetsPage },

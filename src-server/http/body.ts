@@ -14,6 +14,21 @@ const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
  * since some endpoints take none.
  */
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+  const text = (await readRawBody(ctx, limitBytes)).toString('utf8');
+  if (text.trim() === '') return undefined;
+  if (jsonTooDeep(text)) {
+    throw new AppError('invalid_input', `Invalid request body: ${tooDeepMessage}.`, [{ loc: ['body'], msg: tooDeepMessage, type: 'json_too_deep' }]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const msg = `Malformed JSON: ${(error as Error).message}`;
+    throw new AppError('invalid_input', `Invalid request body: ${msg}`, [{ loc: ['body'], msg, type: 'json_invalid' }]);
+  }
+}
+
+/** The body's bytes, under the same size cap (413) as JSON bodies. */
+export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buffer> {
   const req = ctx.req;
   const declared = Number(ctx.get('content-length') || 0);
   const raw = await new Promise<Buffer | null>((resolve, reject) => {
@@ -40,17 +55,7 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
     ctx.set('Connection', 'close');
     throw new AppError('payload_too_large', `Request body is larger than the limit of ${limitBytes} bytes.`);
   }
-  const text = raw.toString('utf8');
-  if (text.trim() === '') return undefined;
-  if (jsonTooDeep(text)) {
-    throw new AppError('invalid_input', `Invalid request body: ${tooDeepMessage}.`, [{ loc: ['body'], msg: tooDeepMessage, type: 'json_too_deep' }]);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const msg = `Malformed JSON: ${(error as Error).message}`;
-    throw new AppError('invalid_input', `Invalid request body: ${msg}`, [{ loc: ['body'], msg, type: 'json_invalid' }]);
-  }
+  return raw;
 }
 
 /** Whether the request carries a body at all (a declared length above 0, or chunked). */

@@ -102,3 +102,7 @@ export const LoggedTemplate = z.discriminatedUnion('type', [
     input_variables: z.array(z.string()).optional(),
   }),
 ]);
+
+/** OpenTelemetry ids as OTLP/JSON and the SDKs write them: lowercase hex (upper case accepted). */
+export const TraceId = z.string().regex(/^[0-9a-fA-F]{32}$/, 'Expected 32 hex digits').transform((v) => v.toLowerCase());
+export const SpanId = z.string().regex(/^[0-9a-fA-F]{16}$/, 'Expected 16 hex digits').transform((v) => v.toLowerCase());

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { QueryInt, RequestStatus, Tag, Timestamp } from './common';
 
 /** A query-string timestamp: epoch seconds when numeric, else ISO 8601. */
-const QueryTimestamp = z
+export const QueryTimestamp = z
   .string()
   .transform((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v))
   .pipe(Timestamp);

@@ -1,6 +1,22 @@
 import { z } from 'zod';
 import { LoggedTemplate, Metadata, PositiveId, RequestStatus, Tag, Timestamp } from './common';
 
+/**
+ * PromptLayer's link from a request to its span; the request joins the span's trace. Logging never
+ * drops data, so anything is accepted: 16 hex digits as the JS SDK sends, a decimal integer (an
+ * OpenTelemetry Python span id printed as a number) is turned into hex, and the all-zero id of a
+ * span that is not recorded means no link.
+ */
+const SpanLink = z
+  .union([z.string().max(64), z.number().int().min(0)])
+  .nullish()
+  .transform((v): string | null => {
+    if (v === null || v === undefined || v === '') return null;
+    const text = String(v).trim();
+    const id = /^\d+$/.test(text) && !/^[0-9a-f]{16}$/i.test(text) ? BigInt(text).toString(16).padStart(16, '0') : text.toLowerCase();
+    return /^0+$/.test(id) ? null : id;
+  });
+
 /** `POST /log-request`: the seed's body, its defaults and limits, plus API.md's additions. */
 export const LogRequestBody = z.object({
   provider: z.string().min(1),
@@ -27,6 +43,7 @@ export const LogRequestBody = z.object({
   error_message: z.string().max(1024).nullish(),
   api_type: z.string().nullish(),
   group_id: PositiveId.nullish(),
+  span_id: SpanLink,
   api_key: z.string().optional(),
 });
 export type LogRequestBody = z.output<typeof LogRequestBody>;
@@ -47,7 +64,7 @@ export const TrackRequestBody = z.object({
   prompt_version: z.number().int().gt(0).nullish(),
   prompt_input_variables: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {}),
   return_prompt_blueprint: z.boolean().default(false),
-  span_id: z.string().nullish(),
+  span_id: SpanLink,
   status: RequestStatus.default('SUCCESS'),
   error_type: z.string().max(255).nullish(),
   error_message: z.string().max(1024).nullish(),

@@ -58,6 +58,8 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
       // The seed's `score` defaults to 0; `scored` tells that implied 0 from a score someone gave.
       score: scores.default ?? 0,
       scored: Object.keys(scores).length > 0,
+      span_id: row.span_id,
+      trace_id: row.trace_id,
       scores,
       prompt_version: linked ?? requestAsVersion(input, row.provider, row.model, parameters),
       created_at: iso(row.created_at),
@@ -114,6 +116,8 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
           api_type: body.api_type ?? null,
           group_id: body.group_id ?? null,
           created_at: createdAt,
+          span_id: body.span_id ?? null,
+          trace_id: null,
           searchText: searchText(body.input, body.output),
         });
       return {

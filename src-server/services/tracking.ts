@@ -32,6 +32,7 @@ export async function trackRequest(requests: RequestService, workspaceId: number
     error_message: body.error_message,
     api_type: call.apiType,
     group_id: body.group_id,
+    span_id: body.span_id,
   });
   const blueprint = body.return_prompt_blueprint
     ? {

@@ -1,44 +1,57 @@
-// The ingest thread: owns a second connection and writes logged requests in group transactions,
-// so the HTTP thread never blocks on inserts (a 2 KB request with its text index is ~170 µs of
-// SQLite work) and both cores serve a burst. See ingest.ts for the other side.
+// The ingest thread: owns a second connection and writes logged requests and spans in group
+// transactions, so the HTTP thread never blocks on inserts (a 2 KB request with its text index is
+// ~170 µs of SQLite work) and both cores serve a burst. See ingest.ts for the other side.
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeDatabase, openDatabase } from './db';
 import { createRequestStore, type NewRequest } from './requests';
+import { createSpanStore, type SpanWrite } from './spans';
 
-export type IngestMessage = { seq: number; row: NewRequest } | { close: true };
-export type IngestResult = { seq: number; id: number } | { seq: number; error: string };
+export type IngestJob = { row: NewRequest } | { spans: SpanWrite[] };
+export type IngestMessage = ({ seq: number } & IngestJob) | { close: true };
+/** `value`: a request's new id, or how many of the spans were new (the rest were already stored). */
+export type IngestResult = { seq: number; value: number } | { seq: number; error: string };
 
-/** Rows per transaction: bounds how long the write lock is held against the main connection. */
+type Queued = { seq: number } & IngestJob;
+
+/** Jobs per transaction: bounds how long the write lock is held against the main connection. */
 const MAX_BATCH = 128;
 
 const port = parentPort!;
 const db = openDatabase((workerData as { file: string }).file);
-const store = createRequestStore(db);
-const insertOne = db.transaction((row: NewRequest) => store.insert(row));
-// The common case is one transaction for the batch; rows are validated before they get here, so
-// a failure is rare, and then the batch is redone row by row (each in its own savepoint) so one
-// bad row fails alone. A savepoint per row always would cost ~10% of the insert.
-const insertAll = db.transaction((rows: Array<{ seq: number; row: NewRequest }>): IngestResult[] =>
-  rows.map(({ seq, row }) => ({ seq, id: store.insert(row) })),
-);
-const insertEach = db.transaction((rows: Array<{ seq: number; row: NewRequest }>): IngestResult[] =>
-  rows.map(({ seq, row }) => {
+const requests = createRequestStore(db);
+const spans = createSpanStore(db, requests);
+
+function write(job: IngestJob): number {
+  if ('spans' in job) return job.spans.filter((span) => spans.insert(span)).length;
+  const id = requests.insert(job.row);
+  // A request naming its span joins that span's trace, if the span came first.
+  if (job.row.span_id !== null) spans.linkRequest({ ...job.row, id });
+  return id;
+}
+
+const writeOne = db.transaction(write);
+// The common case is one transaction for the batch; jobs are validated before they get here, so
+// a failure is rare, and then the batch is redone job by job (each in its own savepoint) so one
+// bad job fails alone. A savepoint per job always would cost ~10% of the insert.
+const writeAll = db.transaction((jobs: Queued[]): IngestResult[] => jobs.map((job) => ({ seq: job.seq, value: write(job) })));
+const writeEach = db.transaction((jobs: Queued[]): IngestResult[] =>
+  jobs.map((job) => {
     try {
-      return { seq, id: insertOne(row) };
+      return { seq: job.seq, value: writeOne(job) };
     } catch (error) {
-      return { seq, error: error instanceof Error ? error.message : String(error) };
+      return { seq: job.seq, error: error instanceof Error ? error.message : String(error) };
     }
   }),
 );
-const insertBatch = (rows: Array<{ seq: number; row: NewRequest }>): IngestResult[] => {
+const writeBatch = (jobs: Queued[]): IngestResult[] => {
   try {
-    return insertAll(rows);
+    return writeAll(jobs);
   } catch {
-    return insertEach(rows);
+    return writeEach(jobs);
   }
 };
 
-let queue: Array<{ seq: number; row: NewRequest }> = [];
+let queue: Queued[] = [];
 let scheduled = false;
 let closing = false;
 
@@ -49,7 +62,7 @@ function drain(): void {
     queue = queue.slice(batch.length);
     let results: IngestResult[];
     try {
-      results = insertBatch(batch);
+      results = writeBatch(batch);
     } catch (error) {
       // The commit failed: nothing in this batch is durable.
       const message = error instanceof Error ? error.message : String(error);

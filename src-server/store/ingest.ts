@@ -1,10 +1,14 @@
 import { startWorker } from '../threads/start-worker';
-import type { IngestMessage, IngestResult } from './ingest-worker';
+import type { IngestJob, IngestMessage, IngestResult } from './ingest-worker';
 import type { NewRequest } from './requests';
+import type { SpanWrite } from './spans';
 
 export interface Ingest {
   /** Resolves with the new request's id once its transaction has committed. */
   insert(row: NewRequest): Promise<number>;
+  /** Resolves with how many spans were new once their transaction has committed; spans already
+   * stored (an exporter's retry) are skipped. */
+  insertSpans(spans: SpanWrite[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -24,7 +28,7 @@ export function createIngest(file: string): Ingest {
       const waiter = pending.get(result.seq);
       pending.delete(result.seq);
       if ('error' in result) waiter?.reject(new Error(`ingest failed: ${result.error}`));
-      else waiter?.resolve(result.id);
+      else waiter?.resolve(result.value);
     }
   });
   const fail = (error: Error) => {
@@ -41,15 +45,17 @@ export function createIngest(file: string): Ingest {
   );
 
   const send = (message: IngestMessage) => worker.postMessage(message);
+  const submit = (job: IngestJob) => {
+    if (failure) return Promise.reject(failure);
+    return new Promise<number>((resolve, reject) => {
+      const id = ++seq;
+      pending.set(id, { resolve, reject });
+      send({ seq: id, ...job });
+    });
+  };
   return {
-    insert(row) {
-      if (failure) return Promise.reject(failure);
-      return new Promise<number>((resolve, reject) => {
-        const id = ++seq;
-        pending.set(id, { resolve, reject });
-        send({ seq: id, row });
-      });
-    },
+    insert: (row) => submit({ row }),
+    insertSpans: (spans) => submit({ spans }),
     async close() {
       if (!failure) send({ close: true });
       await exited;

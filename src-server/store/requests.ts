@@ -31,6 +31,9 @@ export interface RequestRow {
   api_type: string | null;
   group_id: number | null;
   created_at: number;
+  /** The span this request belongs to (hex, as OTLP/JSON writes it), and its trace once the span is known. */
+  span_id: string | null;
+  trace_id: string | null;
   /** A 64-bit key; read as a lossy double here and never used in JS (see migration 001). */
   fts_key: number | null;
 }
@@ -78,12 +81,13 @@ export function createRequestStore(db: Db) {
     INSERT INTO requests (workspace_id, provider, model, input, output, request_start_time,
       request_end_time, latency_ms, parameters, tags, metadata, prompt_id, prompt_name,
       prompt_version_number, prompt_version_id, prompt_input_variables, input_tokens, output_tokens,
-      price, function_name, score, status, error_type, error_message, api_type, group_id, created_at)
+      price, function_name, score, status, error_type, error_message, api_type, group_id, created_at,
+      span_id, trace_id)
     VALUES (@workspace_id, @provider, @model, @input, @output, @request_start_time,
       @request_end_time, @latency_ms, @parameters, @tags, @metadata, @prompt_id, @prompt_name,
       @prompt_version_number, @prompt_version_id, @prompt_input_variables, @input_tokens,
       @output_tokens, @price, @function_name, @score, @status, @error_type, @error_message,
-      @api_type, @group_id, @created_at)`);
+      @api_type, @group_id, @created_at, @span_id, @trace_id)`);
   const insertTag = db.prepare(
     'INSERT OR IGNORE INTO request_tags (request_id, workspace_id, tag, request_start_time) VALUES (?, ?, ?, ?)',
   );

@@ -108,6 +108,22 @@ export function RequestDetail({ id, onClose }: { id: number; onClose: () => void
               <dd className="mono">{r.function_name}</dd>
             </>
           ) : null}
+          {r.trace_id ? (
+            <>
+              <dt>Trace</dt>
+              <dd>
+                <a
+                  href={`/traces?trace=${r.trace_id}&span=${r.span_id ?? ''}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    navigate(`/traces?trace=${r.trace_id}${r.span_id ? `&span=${r.span_id}` : ''}`);
+                  }}
+                >
+                  Open trace
+                </a>
+              </dd>
+            </>
+          ) : null}
           {r.group_id ? (
             <>
               <dt>Group</dt>

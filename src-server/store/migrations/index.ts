@@ -3,6 +3,7 @@ import prompts from './002-prompts';
 import datasets from './003-datasets';
 import evaluations from './004-evaluations';
 import egress from './006-egress';
+import spans from './007-spans';
 
 export interface Migration {
   /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
@@ -17,4 +18,5 @@ export const migrations: readonly Migration[] = [
   { id: '003-datasets', sql: datasets },
   { id: '004-evaluations', sql: evaluations },
   { id: '006-egress', sql: egress },
+  { id: '007-spans', sql: spans },
 ];
