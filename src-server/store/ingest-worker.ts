@@ -6,7 +6,8 @@ import { closeDatabase, openDatabase } from './db';
 import { createRequestStore, type NewRequest } from './requests';
 
 export type IngestMessage = { seq: number; row: NewRequest } | { close: true };
-export type IngestResult = { seq: number; id: number } | { seq: number; error: string };
+/** `code` is SQLite's or the OS's (`SQLITE_FULL`), so the HTTP side can tell a full disk from a fault. */
+export type IngestResult = { seq: number; id: number } | { seq: number; error: string; code?: string };
 
 /** Rows per transaction: bounds how long the write lock is held against the main connection. */
 const MAX_BATCH = 128;
@@ -26,7 +27,7 @@ const insertEach = db.transaction((rows: Array<{ seq: number; row: NewRequest }>
     try {
       return { seq, id: insertOne(row) };
     } catch (error) {
-      return { seq, error: error instanceof Error ? error.message : String(error) };
+      return { seq, ...failureOf(error) };
     }
   }),
 );
@@ -37,6 +38,11 @@ const insertBatch = (rows: Array<{ seq: number; row: NewRequest }>): IngestResul
     return insertEach(rows);
   }
 };
+
+function failureOf(error: unknown): { error: string; code?: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { error: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };
+}
 
 let queue: Array<{ seq: number; row: NewRequest }> = [];
 let scheduled = false;
@@ -52,8 +58,8 @@ function drain(): void {
       results = insertBatch(batch);
     } catch (error) {
       // The commit failed: nothing in this batch is durable.
-      const message = error instanceof Error ? error.message : String(error);
-      results = batch.map(({ seq }) => ({ seq, error: message }));
+      const failure = failureOf(error);
+      results = batch.map(({ seq }) => ({ seq, ...failure }));
     }
     port.postMessage(results);
   }
