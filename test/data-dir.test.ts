@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startAppServer } from '../src-main/app-server';
 import { createServer, type RunningServer } from '../src-server/server';
 import { startChildServer, type ChildServer } from './support/child-server';
 import { logBody } from './support/factories';
@@ -101,6 +102,14 @@ describe('one server per data dir', () => {
     expect(second.output).toContain(`The data dir ${dataDir} is in use by another promptledger server (pid ${first.process.pid})`);
     // The first server was not disturbed: it still answers with its key.
     expect((await call(first.url, '/api/public/v2/requests', { key: first.key })).status).toBe(200);
+  });
+
+  it('refuses the desktop app\'s server (startAppServer) the same way, without trying other ports', async () => {
+    const dataDir = tempDir();
+    await start(dataDir);
+    await expect(startAppServer({ dataDir, env: { PROMPTLEDGER_PORT: '0' } })).rejects.toThrow(
+      new RegExp(`data dir ${escape(dataDir)} is in use .*pid ${process.pid}`),
+    );
   });
 
   it('takes over the lock of a holder that died (SIGKILL) without a clean shutdown', async () => {
