@@ -16,7 +16,10 @@ export function errorMiddleware(log: Logger, dataDir: string) {
         throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
       }
     } catch (caught) {
-      const error = diskFullError(caught, dataDir) ?? caught;
+      const full = diskFullError(caught, dataDir);
+      // The client is told; whoever runs the server needs to know too.
+      if (full) log.error(`${ctx.method} ${ctx.path}: ${full.message}`);
+      const error = full ?? caught;
       if (error instanceof AppError) {
         ctx.status = error.status;
         ctx.body = { success: false, message: error.message, ...(error.detail ? { detail: error.detail } : {}) };
