@@ -168,6 +168,17 @@ describe('a damaged database', () => {
     await expect(createServer({ dataDir, port: 0 })).rejects.toThrow(refusal(file));
   });
 
+  it('trusts a file unchecked only after a clean close: a running server (which may yet crash) has no stamp', async () => {
+    const dataDir = tempDir();
+    const stamp = join(dataDir, 'clean-shutdown');
+    const first = await start(dataDir);
+    expect(existsSync(stamp)).toBe(false);
+    await stop(first);
+    expect(existsSync(stamp)).toBe(true);
+    await start(dataDir);
+    expect(existsSync(stamp)).toBe(false);
+  });
+
   it('makes `serve` exit non-zero with the message', async () => {
     const dataDir = tempDir();
     const file = join(dataDir, 'promptledger.db');
