@@ -38,9 +38,12 @@ describe.skipIf(mountPoint === null)(`a full disk (16 MiB tmpfs; skipped when ${
   // A failed test must not leave the next one (or the close) on a full disk.
   afterEach(() => freeDisk());
   afterAll(async () => {
-    await t?.server.close();
-    execFileSync('umount', [disk]);
-    rmdirSync(disk);
+    try {
+      await t?.server.close();
+    } finally {
+      execFileSync('umount', [disk]);
+      rmdirSync(disk);
+    }
   });
 
   /** Takes every free byte of the disk; a write of a few KB past the WAL's slack then fails. */
