@@ -3,7 +3,12 @@ import { lastLine } from './launch-mode';
 
 export const READY_PREFIX = 'promptledger listening on ';
 
-export type ElectronOutcome = { ready: true; url: string } | { ready: false; reason: string };
+/** Electron's exit code when its server refused the data dir (in use, damaged): headless would too. */
+export const EXIT_DATA_DIR_REFUSED = 4;
+
+export type ElectronOutcome =
+  | { ready: true; url: string }
+  | { ready: false; reason: string; /** Set when starting headless would fail the same way. */ dataDirRefused?: true };
 
 /**
  * Waits until the Electron process reports its server ready (the same stdout line `serve`
@@ -38,6 +43,10 @@ export function superviseElectron(child: ChildProcess, timeoutMs = 60_000, echo 
     });
     child.once('error', (error) => settle({ ready: false, reason: `Electron could not be run: ${error.message}` }));
     child.once('exit', (code, signal) => {
+      if (code === EXIT_DATA_DIR_REFUSED) {
+        settle({ ready: false, reason: lastLine(stderr).replace(/^promptledger: /, ''), dataDirRefused: true });
+        return;
+      }
       const why = lastLine(stderr) || lastLine(stdout) || (signal ? `killed by ${signal}` : `exit code ${code}`);
       settle({ ready: false, reason: `Electron exited before the window opened: ${why}` });
     });

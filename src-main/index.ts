@@ -1,11 +1,13 @@
 // The Electron main process, kept thin: every decision lives in plain modules that the tests
 // run without Electron (ports, data folder, shutdown order, sessions).
-import { BrowserWindow, Menu, app, clipboard, shell, type MenuItemConstructorOptions } from 'electron';
+import { BrowserWindow, Menu, app, clipboard, dialog, shell, type MenuItemConstructorOptions } from 'electron';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAppServer, type AppServer } from './app-server';
 import { resolveDataDir } from './data-location';
-import { READY_PREFIX } from './electron-process';
+import { DataDirInUseError } from '../src-server/store/data-dir-lock';
+import { DamagedDatabaseError } from '../src-server/store/database-check';
+import { EXIT_DATA_DIR_REFUSED, READY_PREFIX } from './electron-process';
 import { openSession } from './session';
 import { createShutdown } from './shutdown';
 
@@ -71,9 +73,15 @@ async function start(): Promise<void> {
   try {
     running = await startAppServer({ dataDir, env: process.env, staticDir: join(HERE, '..', 'renderer') });
   } catch (error) {
-    // One line for `npm start`, which falls back to the headless server when this process dies.
-    console.error(`promptledger: ${error instanceof Error ? error.message : String(error)}`);
-    app.exit(3);
+    const message = error instanceof Error ? error.message : String(error);
+    // One line for `npm start`, which falls back to the headless server when this process dies,
+    // unless the data dir itself was refused (held by another server, damaged): headless would
+    // fail the same way, so it passes the message on instead.
+    console.error(`promptledger: ${message}`);
+    const refused = error instanceof DataDirInUseError || error instanceof DamagedDatabaseError;
+    // A desktop app started from its icon has no terminal: the message must be on screen.
+    if (refused) dialog.showErrorBox('promptledger cannot open its data', message);
+    app.exit(refused ? EXIT_DATA_DIR_REFUSED : 3);
     return;
   }
   const { url } = running.server;

@@ -72,6 +72,8 @@ async function runElectron(mode: Extract<LaunchMode, { mode: 'electron' }>, env:
   if (build.status !== 0) return `building the desktop shell failed (${lastLine(build.stderr || build.stdout)})`;
   const child = spawn(mode.electronPath, [ROOT], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const outcome = await superviseElectron(child);
+  // Another server holds the data dir, or its database is damaged: the message is the answer.
+  if (!outcome.ready && outcome.dataDirRefused) throw new Error(outcome.reason);
   if (!outcome.ready) return outcome.reason;
   // Ctrl-C in the terminal reaches Electron too; it shuts its server down and exits.
   await new Promise<void>((resolve) => child.once('exit', () => resolve()));

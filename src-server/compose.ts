@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type Koa from 'koa';
 import pkg from '../package.json';
 import { dataFiles } from './data-dir';
@@ -31,7 +31,7 @@ import { createProviderService } from './services/providers';
 import { createRequestService } from './services/requests';
 import { createTraceService } from './services/traces';
 import { createDatasetStore } from './store/datasets';
-import { closeDatabase, openDatabase, type Db } from './store/db';
+import type { Db } from './store/db';
 import { createEgressStore } from './store/egress';
 import { createFolderStore } from './store/folders';
 import { createIngest } from './store/ingest';
@@ -43,6 +43,7 @@ import { createRequestStatsStore } from './store/request-stats';
 import { createRequestStore } from './store/requests';
 import { createSpanStore } from './store/spans';
 import { createWorkspaceStore } from './store/workspaces';
+import { openDataDir } from './store/open-data-dir';
 import { createWriter } from './store/writer';
 
 export const VERSION: string = pkg.version;
@@ -94,9 +95,9 @@ export function openApp(options: OpenAppOptions): OpenApp {
   const log = options.log ?? silent;
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
   const files = dataFiles(options.dataDir);
-  mkdirSync(options.dataDir, { recursive: true });
-
-  const db = openDatabase(files.database);
+  // Private modes, the one-server lock, crash leftovers removed, the database checked: see open-data-dir.ts.
+  const dataDir = openDataDir(options.dataDir, (message) => log.info(message));
+  const { db } = dataDir;
   const wired = composeServices(db, options, log, loadOrCreateSecret(files.sessionSecret));
   const { auth, requests, datasets, folders, prompts, providers, egress, evaluations, traces } = wired;
   const { generatedKey } = auth.bootstrap(options.apiKey);
@@ -106,7 +107,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
     ...loggingRoutes(requests),
     ...requestRoutes(requests),
     ...workspaceRoutes(auth),
-    ...datasetRoutes(datasets, { bodyLimitBytes }),
+    ...datasetRoutes(datasets, { bodyLimitBytes, uploadsDir: dataDir.uploadsDir }),
     ...folderRoutes(folders),
     ...reportRoutes(evaluations.reports, evaluations.runs),
     ...evaluationRoutes(evaluations.reports, evaluations.runs),
@@ -117,7 +118,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
     ...columnTypeRoutes(),
     ...traceRoutes(traces, { bodyLimitBytes }),
   ];
-  const app = createApp({ routes, auth, bodyLimitBytes, log, version: VERSION });
+  const app = createApp({ routes, auth, bodyLimitBytes, log, version: VERSION, dataDir: options.dataDir });
   if (options.staticDir) app.use(staticFiles(options.staticDir));
 
   let stopping: Promise<void> | undefined;
@@ -139,7 +140,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
         await stopRuns();
         await wired.writer.flush();
         await wired.ingest.close();
-        closeDatabase(db);
+        dataDir.close();
       })();
       return closing;
     },

@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
-  | 'unsupported_media_type';
+  | 'unsupported_media_type'
+  | 'insufficient_storage';
 
 const statusOf: Record<ErrorCode, number> = {
   invalid_input: 422,
@@ -26,6 +27,7 @@ const statusOf: Record<ErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  insufficient_storage: 507,
 };
 
 /** The only error type services throw; http/errors.ts turns it into API.md's body. */
@@ -39,6 +41,23 @@ export class AppError extends Error {
     super(message);
     this.status = statusOf[code];
   }
+}
+
+/** SQLite's "database or disk is full" and the OS's "no space left on device". */
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC']);
+
+/**
+ * A write that failed because the disk is full, as the 507 the client can act on (the default
+ * would be a 500 that says nothing). Nothing of the failed request was committed, and writes work
+ * again as soon as space is freed: SQLite rolls the transaction back and keeps the file intact.
+ */
+export function diskFullError(error: unknown, dataDir: string): AppError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !DISK_FULL_CODES.has(code)) return undefined;
+  return new AppError(
+    'insufficient_storage',
+    `The disk holding ${dataDir} is full: this request was not saved. Free some space on it; writes work again without a restart.`,
+  );
 }
 
 export const notFound = (what: string) => new AppError('not_found', `${what} not found.`);

@@ -24,6 +24,7 @@ const noop = createApp({
   bodyLimitBytes: opened.bodyLimitBytes,
   log: opened.log,
   version: VERSION,
+  dataDir,
 });
 const noopHttp = serve(noop);
 await listen(noopHttp, '127.0.0.1', 0);

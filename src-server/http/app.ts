@@ -10,10 +10,12 @@ export interface AppOptions {
   bodyLimitBytes: number;
   log: Logger;
   version: string;
+  /** Named in the 507 a full disk answers. */
+  dataDir: string;
 }
 
 /** The Koa app, without a socket: tests and benchmarks can build it, main.ts listens. */
-export function createApp({ routes, auth, bodyLimitBytes, log, version }: AppOptions): Koa {
+export function createApp({ routes, auth, bodyLimitBytes, log, version, dataDir }: AppOptions): Koa {
   const system: Route[] = [
     route({
       method: 'get', path: '/health', summary: 'Liveness and version', tag: 'System', auth: 'none',
@@ -38,7 +40,7 @@ export function createApp({ routes, auth, bodyLimitBytes, log, version }: AppOpt
   });
   const router = new Router();
   mount(router, all, { auth, bodyLimitBytes });
-  app.use(errorMiddleware(log));
+  app.use(errorMiddleware(log, dataDir));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { checkDatabase, DamagedDatabaseError, isDamage } from './database-check';
 import { migrate } from './migrate';
 
 export type Db = Database.Database;
@@ -9,13 +10,23 @@ export interface OpenOptions {
   /** `FULL` fsyncs the WAL on every commit, so an acknowledged write survives power loss, not
    * only a process crash. Group commit (writer.ts) makes that affordable; see docs/performance.md. */
   synchronous?: 'FULL' | 'NORMAL' | 'OFF';
+  /** Run `PRAGMA quick_check` before anything is written; a damaged file throws DamagedDatabaseError. */
+  verify?: boolean;
 }
 
 /** Opens (creating if needed) the one database file and brings its schema up to date. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  try {
+    // The first statement reads the header: a file that is not SQLite fails here.
+    db.pragma('journal_mode = WAL');
+    if (options.verify) checkDatabase(db, file);
+  } catch (error) {
+    db.close();
+    if (isDamage(error)) throw new DamagedDatabaseError(file, (error as Error).message);
+    throw error;
+  }
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');
   // A second process (a CLI, a backup) may hold the write lock briefly; wait rather than fail.

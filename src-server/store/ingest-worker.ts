@@ -8,8 +8,11 @@ import { createSpanStore, type SpanWrite } from './spans';
 
 export type IngestJob = { row: NewRequest } | { spans: SpanWrite[] };
 export type IngestMessage = ({ seq: number } & IngestJob) | { close: true };
-/** `value`: a request's new id, or how many of the spans were new (the rest were already stored). */
-export type IngestResult = { seq: number; value: number } | { seq: number; error: string };
+/**
+ * `value`: a request's new id, or how many of the spans were new (the rest were already stored).
+ * `code` is SQLite's or the OS's (`SQLITE_FULL`), so the HTTP side can tell a full disk from a fault.
+ */
+export type IngestResult = { seq: number; value: number } | { seq: number; error: string; code?: string };
 
 type Queued = { seq: number } & IngestJob;
 
@@ -39,7 +42,7 @@ const writeEach = db.transaction((jobs: Queued[]): IngestResult[] =>
     try {
       return { seq: job.seq, value: writeOne(job) };
     } catch (error) {
-      return { seq: job.seq, error: error instanceof Error ? error.message : String(error) };
+      return { seq: job.seq, ...failureOf(error) };
     }
   }),
 );
@@ -50,6 +53,11 @@ const writeBatch = (jobs: Queued[]): IngestResult[] => {
     return writeEach(jobs);
   }
 };
+
+function failureOf(error: unknown): { error: string; code?: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { error: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };
+}
 
 let queue: Queued[] = [];
 let scheduled = false;
@@ -65,8 +73,8 @@ function drain(): void {
       results = writeBatch(batch);
     } catch (error) {
       // The commit failed: nothing in this batch is durable.
-      const message = error instanceof Error ? error.message : String(error);
-      results = batch.map(({ seq }) => ({ seq, error: message }));
+      const failure = failureOf(error);
+      results = batch.map(({ seq }) => ({ seq, ...failure }));
     }
     port.postMessage(results);
   }

@@ -27,7 +27,7 @@ export function createIngest(file: string): Ingest {
     for (const result of results) {
       const waiter = pending.get(result.seq);
       pending.delete(result.seq);
-      if ('error' in result) waiter?.reject(new Error(`ingest failed: ${result.error}`));
+      if ('error' in result) waiter?.reject(Object.assign(new Error(`ingest failed: ${result.error}`), { code: result.code }));
       else waiter?.resolve(result.value);
     }
   });

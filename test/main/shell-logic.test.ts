@@ -134,6 +134,12 @@ describe('Electron start supervision', () => {
     expect(outcome).toEqual({ ready: false, reason: expect.stringContaining('compiled against a different Node.js version') });
   });
 
+  it('passes on the message of a server that refused its data dir, marked so headless is not tried', async () => {
+    const child = node("console.error('promptledger: The data dir /d is in use by another promptledger server (pid 42).'); process.exit(4)");
+    const outcome = await superviseElectron(child, 10_000, false);
+    expect(outcome).toEqual({ ready: false, reason: 'The data dir /d is in use by another promptledger server (pid 42).', dataDirRefused: true });
+  });
+
   it('gives up on a start that hangs', async () => {
     const child = node('setTimeout(() => {}, 60000)');
     const outcome = await superviseElectron(child, 300, false);

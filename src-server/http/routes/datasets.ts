@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppError, fromZodError } from '../../errors';
 import { IdParam } from '../../schemas/explorer';
@@ -24,11 +23,13 @@ import { route, type Route } from '../route';
 export interface DatasetRouteOptions {
   /** The server's body limit; on from-file it bounds the decoded file, not its base64 text. */
   bodyLimitBytes: number;
+  /** Uploads spool here (`<dataDir>/uploads`), which the next start empties after a crash. */
+  uploadsDir: string;
 }
 
 const FILE_FIELD = 'file_content_base64';
 
-export function datasetRoutes(datasets: DatasetService, { bodyLimitBytes }: DatasetRouteOptions): Route[] {
+export function datasetRoutes(datasets: DatasetService, { bodyLimitBytes, uploadsDir }: DatasetRouteOptions): Route[] {
   // base64 is 4 characters per 3 bytes; the other fields get a little room of their own.
   const uploadLimit = Math.ceil(bodyLimitBytes / 3) * 4 + 1024 * 1024;
   const tag = 'Datasets';
@@ -52,7 +53,7 @@ export function datasetRoutes(datasets: DatasetService, { bodyLimitBytes }: Data
       method: 'post', path: '/api/public/v2/dataset-versions/from-file', summary: 'Publish the next version from a CSV, JSON or JSONL file (base64)', tag,
       auth: 'key', streamBody: FromFileBody, status: 201,
       handler: async ({ ctx, principal }) => {
-        const dir = await mkdtemp(join(tmpdir(), 'promptledger-upload-'));
+        const dir = await mkdtemp(join(uploadsDir, 'upload-'));
         try {
           const upload = await readJsonUpload(ctx, { fileField: FILE_FIELD, path: join(dir, 'file'), limitBytes: uploadLimit, maxFileBytes: bodyLimitBytes });
           const fields = FromFileFields.safeParse(upload.fields);
