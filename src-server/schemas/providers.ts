@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IsoDateTime, Success } from './common';
 
 /** Built-in provider names resolve to the environment's keys; a stored provider may not shadow them. */
 export const BUILT_IN_PROVIDERS = ['openai', 'anthropic'] as const;
@@ -21,3 +22,18 @@ export const CreateProviderBody = z.object({
   api_key: z.string().min(1).max(4096).nullish(),
 });
 export type CreateProviderBody = z.output<typeof CreateProviderBody>;
+
+// Responses
+
+/** A stored provider; `api_key` is masked (enough to recognise, never to use). */
+export const Provider = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  client: ProviderClient,
+  base_url: z.string().nullable(),
+  api_key: z.string().nullable(),
+  has_api_key: z.boolean(),
+  created_at: IsoDateTime,
+});
+export const ProviderResponse = z.object({ success: Success, provider: Provider });
+export const ProviderList = z.object({ items: z.array(Provider) });
