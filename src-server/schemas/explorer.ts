@@ -74,6 +74,10 @@ export const RequestItem = z.object({
   error_message: z.string().nullable(),
   api_type: z.string().nullable(),
   group_id: z.number().int().nullable(),
+  /** The `default` score; 0 when none was given, as the seed specifies (see `scored`). */
+  score: z.number(),
+  /** Whether any score was given explicitly (log body, tracking endpoints). */
+  scored: z.boolean(),
   scores: z.record(z.string(), z.number()),
   prompt_version: LinkedVersion,
   created_at: IsoDateTime,

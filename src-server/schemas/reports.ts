@@ -111,10 +111,11 @@ export const ReportDetail = z.object({
   report_columns: z.array(ReportColumn),
 });
 
+/** A run's status is set when it starts (only a pipeline's is null). */
 export const RunSummary = z.object({
   id: z.number().int(),
   name: z.string(),
-  status: RunStatus.nullable(),
+  status: RunStatus,
   score: z.number().nullable(),
   dataset_id: z.number().int(),
   created_at: IsoDateTime,
