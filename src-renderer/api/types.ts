@@ -10,6 +10,8 @@ import type * as datasets from '../../src-server/schemas/datasets';
 import type * as explorer from '../../src-server/schemas/explorer';
 import type * as prompts from '../../src-server/schemas/prompts';
 import type * as reports from '../../src-server/schemas/reports';
+import type * as system from '../../src-server/schemas/system';
+import type * as workspaces from '../../src-server/schemas/workspaces';
 
 export type RequestItem = z.infer<typeof explorer.RequestItem>;
 export type RequestPage = z.infer<typeof explorer.RequestPage>;
@@ -25,10 +27,16 @@ export type TemplateFormat = Extract<PromptTemplateBody, { type: 'completion' }>
 export type PromptListItem = z.infer<typeof prompts.TemplateVersion>;
 export type PromptVersion = z.infer<typeof prompts.PromptVersion>;
 export type ReleaseLabel = z.infer<typeof prompts.ReleaseLabel>;
+export type PublishedTemplate = z.infer<typeof prompts.PublishedTemplate>;
+export type TemplateForUse = z.infer<typeof prompts.TemplateForUse>;
 
 export type DatasetVersion = z.infer<typeof datasets.DatasetVersion>;
 export type DatasetGroup = z.infer<typeof datasets.DatasetGroup>;
 export type DatasetRows = z.infer<typeof datasets.DatasetRows>;
+export type DatasetGroupPage = z.infer<typeof datasets.DatasetGroupPage>;
+export type CreatedDatasetGroup = z.infer<typeof datasets.CreatedDatasetGroup>;
+export type PublishedDataset = z.infer<typeof datasets.PublishedDataset>;
+export type PublishedFromRequests = z.infer<typeof datasets.PublishedFromRequests>;
 
 export type ReportColumn = z.infer<typeof reports.ReportColumn>;
 export type RunStatus = z.infer<typeof reports.RunStatus>;
@@ -37,3 +45,11 @@ export type PipelineSummary = z.infer<typeof reports.PipelineSummary>;
 export type ReportCell = z.infer<typeof reports.ReportCell>;
 export type ReportRows = z.infer<typeof reports.ReportRows>;
 export type RunProgress = z.infer<typeof reports.RunProgress>;
+export type CreatedReport = z.infer<typeof reports.CreatedReport>;
+export type RunStarted = z.infer<typeof reports.RunStarted>;
+export type Score = z.infer<typeof reports.Score>;
+
+export type ColumnType = z.infer<typeof system.ColumnTypeList>['column_types'][number];
+export type SystemInfo = z.infer<typeof system.SystemInfo>;
+export type ApiKey = z.infer<typeof workspaces.ApiKeyList>['api_keys'][number];
+export type CreatedApiKey = z.infer<typeof workspaces.CreatedApiKey>;

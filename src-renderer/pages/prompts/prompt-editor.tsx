@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi } from '../../api/context';
-import type { ChatRole, PromptTemplateBody, PromptVersion, TemplateFormat, TemplateMessage } from '../../api/types';
+import type { ChatRole, PromptTemplateBody, PromptVersion, PublishedTemplate, TemplateFormat, TemplateMessage } from '../../api/types';
 import { Modal } from '../../components/modal';
 
 const ROLES = ['system', 'user', 'assistant', 'developer', 'tool', 'placeholder'];
@@ -55,7 +55,7 @@ export function PromptEditor({ title, name: fixedName, base, onClose, onPublishe
         : { type: 'completion', content: [{ type: 'text', text: completion }], template_format: format, input_variables: [] };
     setBusy(true);
     try {
-      const res = await api<{ id: number; version_number: number }>('/rest/prompt-templates', {
+      const res = await api<PublishedTemplate>('/rest/prompt-templates', {
         body: {
           prompt_template: { prompt_name: name.trim() },
           prompt_version: {
