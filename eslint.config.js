@@ -17,4 +17,15 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
     },
   },
+  {
+    // The UI's API types are inferred from the server's zod schemas; a value import would pull
+    // server code (zod, the column registry, node modules) into the browser bundle.
+    files: ['src-renderer/**/*.ts', 'src-renderer/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src-server/**'], allowTypeImports: true, message: 'The UI may import only types from src-server (import type).' }] },
+      ],
+    },
+  },
 );

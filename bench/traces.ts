@@ -8,11 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { ensureRendererBuilt } from '../src-main/renderer-build';
 import { createServer } from '../src-server/server';
 import { encodeProtobufRequest } from '../src-server/traces/otlp/otlp-protobuf';
-import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/ui';
+import { launchChromium } from '../test/support/chromium';
 import { root as repoRoot, startBenchServer } from './support/spawn';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -102,7 +101,7 @@ async function ui() {
   const dir = mkdtempSync(join(tmpdir(), 'promptledger-bench-traces-ui-'));
   const staticDir = await ensureRendererBuilt({ root: repoRoot });
   const server = await createServer({ dataDir: dir, port: 0, apiKey: KEY, staticDir });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     const send = (spans: unknown[]) =>
       fetch(`${server.url}/spans-bulk`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body: JSON.stringify({ spans }) });

@@ -1,16 +1,17 @@
 // The UI on a 1,000,000-request database: time from opening /requests to the first rows painted,
-// and from changing a filter to its rows painted, in Debian's Chromium against a real server
-// serving the built UI. Baselines measured in the same run: the app shell with no data (sidebar
-// painted) for first rows, and the same filtered API call made directly over HTTP for filters.
+// and from changing a filter to its rows painted, in Chromium (Debian's, else the npm-bundled one:
+// test/support/chromium.ts) against a real server serving the built UI. Baselines measured in the
+// same run: the app shell with no data (sidebar painted) for first rows, and the same filtered API
+// call made directly over HTTP for filters.
 // BENCH_ROWS (default 1,000,000) and BENCH_DIR (reuse a seeded directory, e.g. bench/query.ts's:
 // same corpus, same insert path) are optional.
 import { existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ensureRendererBuilt } from '../src-main/renderer-build';
 import { createServer } from '../src-server/server';
-import { CHROMIUM, CHROMIUM_ARGS } from '../test/support/ui';
+import { launchChromium } from '../test/support/chromium';
 import { vocabulary } from './support/corpus';
 import { BENCH_KEY, seedRequests } from './support/seed';
 
@@ -62,7 +63,7 @@ console.log(`ui: ${ROWS.toLocaleString()} requests, ${(bytes / 2 ** 20).toFixed(
 
 const staticDir = await ensureRendererBuilt({ root: join(import.meta.dirname, '..') });
 const server = await createServer({ dataDir: dir, port: 0, apiKey: KEY, staticDir });
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();

@@ -16,7 +16,7 @@ const noop = createApp({
   routes: [
     route({
       method: 'post', path: '/bench/noop', summary: 'Benchmark baseline', tag: 'Bench', auth: 'key-or-body',
-      body: z.unknown(), status: 201,
+      body: z.unknown(), status: 201, response: z.object({ id: z.number() }),
       handler: () => ({ id: 0 }),
     }),
   ],

@@ -1,206 +1,58 @@
-/** Shapes the UI reads, as API.md defines them (only the fields the UI uses). */
-export interface RequestItem {
-  id: number;
-  provider: string;
-  model: string;
-  input: unknown;
-  output: unknown;
-  request_start_time: string;
-  request_end_time: string;
-  latency_ms: number;
-  parameters: Record<string, unknown>;
-  tags: string[];
-  metadata: Record<string, string>;
-  prompt_id: number | null;
-  prompt_name: string | null;
-  prompt_version_number: number | null;
-  prompt_input_variables: Record<string, unknown>;
-  input_tokens: number;
-  output_tokens: number;
-  price: number;
-  function_name: string | null;
-  status: 'SUCCESS' | 'WARNING' | 'ERROR';
-  error_type: string | null;
-  error_message: string | null;
-  group_id: number | null;
-  /** The `default` score; 0 when none was given, as the seed specifies (see `scored`). */
-  score: number;
-  /** Whether any score was given explicitly (log body, tracking endpoints). */
-  scored: boolean;
-  span_id: string | null;
-  trace_id: string | null;
-  scores: Record<string, number>;
-  prompt_version: { prompt_template: unknown; commit_message: string | null; metadata: Record<string, unknown> } | null;
-  created_at: string;
-}
+/**
+ * The shapes the UI reads, inferred from the zod schemas the server declares its answers with
+ * (`response:` on each route; test/openapi.test.ts parses real answers with them), so the UI and
+ * the server cannot drift apart. Type-only imports: not one byte of server code reaches the bundle
+ * (eslint forbids value imports from src-server here).
+ */
+import type { z } from 'zod';
+import type * as common from '../../src-server/schemas/common';
+import type * as datasets from '../../src-server/schemas/datasets';
+import type * as explorer from '../../src-server/schemas/explorer';
+import type * as prompts from '../../src-server/schemas/prompts';
+import type * as reports from '../../src-server/schemas/reports';
+import type * as system from '../../src-server/schemas/system';
+import type * as workspaces from '../../src-server/schemas/workspaces';
 
-export interface RequestPage {
-  items: RequestItem[];
-  next_cursor: string | null;
-  total_estimate: number;
-}
+export type RequestItem = z.infer<typeof explorer.RequestItem>;
+export type RequestPage = z.infer<typeof explorer.RequestPage>;
+export type RequestStats = z.infer<typeof explorer.RequestStats>;
 
-export interface StatsTotals {
-  requests: number;
-  errors: number;
-  cost: number;
-  input_tokens: number;
-  output_tokens: number;
-  latency_ms: { avg: number; p50: number; p95: number; p99: number };
-}
+/** API.md's page envelope around `items`. */
+export type Page<T> = z.infer<typeof common.PageFields> & { items: T[] };
 
-export interface RequestStats {
-  totals: StatsTotals;
-  by_day: (StatsTotals & { day: string })[];
-  by_model: (StatsTotals & { provider: string; model: string })[];
-}
+export type PromptTemplateBody = z.infer<typeof common.StoredTemplate>;
+export type TemplateMessage = Extract<PromptTemplateBody, { type: 'chat' }>['messages'][number];
+export type ChatRole = TemplateMessage['role'];
+export type TemplateFormat = Extract<PromptTemplateBody, { type: 'completion' }>['template_format'];
+export type PromptListItem = z.infer<typeof prompts.TemplateVersion>;
+export type PromptVersion = z.infer<typeof prompts.PromptVersion>;
+export type ReleaseLabel = z.infer<typeof prompts.ReleaseLabel>;
+export type PublishedTemplate = z.infer<typeof prompts.PublishedTemplate>;
+export type TemplateForUse = z.infer<typeof prompts.TemplateForUse>;
 
-export interface Page<T> {
-  items: T[];
-  page: number;
-  per_page: number;
-  pages: number;
-  total: number;
-  has_next: boolean;
-}
+export type DatasetVersion = z.infer<typeof datasets.DatasetVersion>;
+export type DatasetGroup = z.infer<typeof datasets.DatasetGroup>;
+export type DatasetRows = z.infer<typeof datasets.DatasetRows>;
+export type DatasetGroupPage = z.infer<typeof datasets.DatasetGroupPage>;
+export type CreatedDatasetGroup = z.infer<typeof datasets.CreatedDatasetGroup>;
+export type PublishedDataset = z.infer<typeof datasets.PublishedDataset>;
+export type PublishedFromRequests = z.infer<typeof datasets.PublishedFromRequests>;
 
-export interface TemplateMessage {
-  role: string;
-  content: { type: string; text?: string }[];
-  [key: string]: unknown;
-}
+export type ReportColumn = z.infer<typeof reports.ReportColumn>;
+export type RunStatus = z.infer<typeof reports.RunStatus>;
+export type ReportDetail = z.infer<typeof reports.ReportDetail>;
+export type PipelineSummary = z.infer<typeof reports.PipelineSummary>;
+export type ReportCell = z.infer<typeof reports.ReportCell>;
+export type ReportRows = z.infer<typeof reports.ReportRows>;
+export type RunProgress = z.infer<typeof reports.RunProgress>;
+export type CreatedReport = z.infer<typeof reports.CreatedReport>;
+export type RunStarted = z.infer<typeof reports.RunStarted>;
+export type Score = z.infer<typeof reports.Score>;
 
-export type PromptTemplateBody =
-  | { type: 'chat'; messages: TemplateMessage[]; input_variables?: string[]; [key: string]: unknown }
-  | { type: 'completion'; content: { type: string; text?: string }[]; template_format?: string; input_variables?: string[]; [key: string]: unknown };
-
-export interface ModelMetadata {
-  provider?: string;
-  name?: string;
-  parameters?: Record<string, unknown>;
-}
-
-export interface PromptListItem {
-  id: number;
-  prompt_name: string;
-  prompt_template: PromptTemplateBody;
-  metadata: { model?: ModelMetadata; [key: string]: unknown };
-  commit_message: string | null;
-  version: number;
-  release_labels: string[];
-  tags: string[];
-  created_at: string;
-}
-
-export interface PromptVersion {
-  id: number;
-  prompt_id: number;
-  version_number: number;
-  prompt_template: PromptTemplateBody;
-  commit_message: string | null;
-  metadata: { model?: ModelMetadata; [key: string]: unknown };
-  release_labels: string[];
-  created_at: string;
-}
-
-export interface ReleaseLabel {
-  id: number;
-  name: string;
-  prompt_version_number: number;
-}
-
-export interface DatasetVersion {
-  id: number;
-  dataset_group_id: number;
-  version_number: number;
-  column_names: string[];
-  row_count: number;
-  created_at: string;
-}
-
-export interface DatasetGroup {
-  id: number;
-  name: string;
-  created_at: string;
-  version_count: number;
-  latest_version: DatasetVersion | null;
-  draft_dataset_id: number | null;
-}
-
-export interface DatasetRows {
-  columns: string[];
-  rows: { row_index: number; data: Record<string, unknown> }[];
-  page: number;
-  pages: number;
-  total: number;
-}
-
-export interface ReportColumn {
-  id: number;
-  report_id: number;
-  column_type: string;
-  name: string;
-  configuration: Record<string, unknown>;
-  position: number;
-  is_part_of_score: boolean;
-}
-
-export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED';
-
-export interface ReportDetail {
-  report: { id: number; name: string; is_blueprint: boolean; parent_report_id: number | null; dataset_group_id: number; dataset_id: number; score: number | null; created_at: string };
-  status: RunStatus | null;
-  error: string | null;
-  stats: { status_counts: Record<'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED', number>; cost: number; input_tokens: number; output_tokens: number; duration_ms: number | null };
-  report_columns: ReportColumn[];
-}
-
-export interface RunSummary {
-  id: number;
-  name: string;
-  status: RunStatus;
-  score: number | null;
-  dataset_id: number;
-  created_at: string;
-}
-
-export interface PipelineSummary {
-  id: number;
-  name: string;
-  dataset_group_id: number;
-  column_count: number;
-  created_at: string;
-  runs: RunSummary[];
-}
-
-export type CellStatus = 'PASSED' | 'FAILED' | 'ERROR' | 'QUEUED' | 'RUNNING' | 'SKIPPED';
-
-export interface ReportCell {
-  value: unknown;
-  status: CellStatus;
-  error?: string;
-  cost?: number;
-  latency_ms?: number;
-}
-
-export interface ReportRows {
-  columns: { id: number; name: string; column_type: string }[];
-  rows: { row_index: number; cells: Record<string, ReportCell> }[];
-  page: number;
-  pages: number;
-  total: number;
-}
-
-export interface RunProgress {
-  report_id: number;
-  status: RunStatus;
-  total_cells: number;
-  done_cells: number;
-  running_cells: number;
-  errors: number;
-  cost: number;
-}
-
+export type ColumnType = z.infer<typeof system.ColumnTypeList>['column_types'][number];
+export type SystemInfo = z.infer<typeof system.SystemInfo>;
+export type ApiKey = z.infer<typeof workspaces.ApiKeyList>['api_keys'][number];
+export type CreatedApiKey = z.infer<typeof workspaces.CreatedApiKey>;
 /** Traces come straight from the server's own types (type-only imports, erased from the bundle). */
 export type TraceList = ReturnType<import('../../src-server/services/traces').TraceService['list']>;
 export type TraceItem = TraceList['traces'][number];

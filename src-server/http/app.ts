@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from '../logger';
+import { Health, OpenApiDocument } from '../schemas/system';
 import { errorMiddleware } from './errors';
 import { mount, openApiDocument, route, type Authenticator, type Route } from './route';
 
@@ -18,7 +19,7 @@ export interface AppOptions {
 export function createApp({ routes, auth, bodyLimitBytes, log, version, dataDir }: AppOptions): Koa {
   const system: Route[] = [
     route({
-      method: 'get', path: '/health', summary: 'Liveness and version', tag: 'System', auth: 'none',
+      method: 'get', path: '/health', summary: 'Liveness and version', tag: 'System', auth: 'none', response: Health,
       handler: () => ({ status: 'ok', version }),
     }),
   ];
@@ -26,7 +27,7 @@ export function createApp({ routes, auth, bodyLimitBytes, log, version, dataDir 
   const document = openApiDocument(all, { title: 'promptledger', version });
   all.push(
     route({
-      method: 'get', path: '/openapi.json', summary: 'This document', tag: 'System', auth: 'none',
+      method: 'get', path: '/openapi.json', summary: 'This document', tag: 'System', auth: 'none', response: OpenApiDocument,
       handler: () => document,
     }),
   );

@@ -1,6 +1,8 @@
 import type { Context, Next } from 'koa';
+import type { z } from 'zod';
 import { AppError, diskFullError } from '../errors';
 import type { Logger } from '../logger';
+import type { ErrorBody } from '../schemas/common';
 
 /**
  * The one place errors become responses. AppError carries its status and API.md body; anything
@@ -22,12 +24,12 @@ export function errorMiddleware(log: Logger, dataDir: string) {
       const error = full ?? caught;
       if (error instanceof AppError) {
         ctx.status = error.status;
-        ctx.body = { success: false, message: error.message, ...(error.detail ? { detail: error.detail } : {}) };
+        ctx.body = { success: false, message: error.message, ...(error.detail ? { detail: error.detail } : {}) } satisfies z.input<typeof ErrorBody>;
         return;
       }
       log.error(`${ctx.method} ${ctx.path} failed`, error);
       ctx.status = 500;
-      ctx.body = { success: false, message: 'Internal server error.' };
+      ctx.body = { success: false, message: 'Internal server error.' } satisfies z.input<typeof ErrorBody>;
     }
   };
 }

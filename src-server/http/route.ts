@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { AppError, fromZodError } from '../errors';
+import { ErrorBody } from '../schemas/common';
 import type { Principal } from '../services/auth';
 import { discardBody, readJsonBody, requireJsonContentType } from './body';
 
@@ -31,6 +32,12 @@ export interface Route<B extends Schema = Schema, Q extends Schema = Schema, P e
   params?: P;
   /** Success status; 204 sends no body. */
   status?: number;
+  /**
+   * The success body, for `/openapi.json` and the UI's types (`z.infer`). Not checked against the
+   * handler's type — services type stored JSON and enum columns loosely — but test/openapi.test.ts
+   * parses real answers with it. Streamed answers (CSV, Server-Sent Events) give their media type.
+   */
+  response: z.ZodType | { mediaType: string; description: string };
   handler: (input: {
     body: Out<B>;
     query: Out<Q>;
@@ -130,9 +137,13 @@ async function authenticate(ctx: Context, mode: AuthMode, body: unknown, auth: A
   return principal;
 }
 
-/** OpenAPI 3.1, generated from the same route list and zod schemas that validate requests. */
+/** OpenAPI 3.1, generated from the same route list and zod schemas that validate requests and describe answers. */
 export function openApiDocument(routes: Route[], info: { title: string; version: string }) {
-  const toJson = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const toJson = (schema: z.ZodType, io: 'input' | 'output' = 'input') => {
+    const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+    return json;
+  };
+  const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const path = r.path.replace(/:(\w+)/g, '{$1}');
@@ -147,6 +158,11 @@ export function openApiDocument(routes: Route[], info: { title: string; version:
       }
     }
     const status = String(r.status ?? 200);
+    const success = status === '204'
+      ? { description: 'No content' }
+      : 'mediaType' in r.response
+        ? { description: r.response.description, content: { [r.response.mediaType]: { schema: { type: 'string' } } } }
+        : { description: 'Success', content: { 'application/json': { schema: toJson(r.response, 'output') } } };
     (paths[path] ??= {})[r.method] = {
       summary: r.summary,
       tags: [r.tag],
@@ -154,9 +170,11 @@ export function openApiDocument(routes: Route[], info: { title: string; version:
       ...(parameters.length ? { parameters } : {}),
       ...(r.body ?? r.streamBody ? { requestBody: { required: true, content: { 'application/json': { schema: toJson((r.body ?? r.streamBody)!) } } } } : {}),
       responses: {
-        [status]: { description: status === '204' ? 'No content' : 'Success' },
-        '422': { description: 'Invalid input', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        ...(r.body ?? r.streamBody ? { '415': { description: 'The body is not JSON', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } } : {}),
+        [status]: success,
+        '422': { description: 'Invalid input: `detail` names each bad field', ...error },
+        ...(r.body ?? r.streamBody ? { '415': { description: 'The body is not JSON', ...error } } : {}),
+        '4XX': { description: 'Refused: 400 bad request, 401 no or bad key, 403 forbidden, 404 not found, 409 conflict, 413 too large', ...error },
+        '500': { description: 'Our fault, logged on the server; no internals are sent', ...error },
       },
     };
   }
@@ -169,23 +187,7 @@ export function openApiDocument(routes: Route[], info: { title: string; version:
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
         session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['success', 'message'],
-          properties: {
-            success: { const: false },
-            message: { type: 'string' },
-            detail: {
-              type: 'array',
-              items: {
-                type: 'object',
-                properties: { loc: { type: 'array', items: { type: ['string', 'integer'] } }, msg: { type: 'string' }, type: { type: 'string' } },
-              },
-            },
-          },
-        },
-      },
+      schemas: { Error: toJson(ErrorBody, 'output') },
     },
     security: [{ apiKey: [] }, { session: [] }],
   };

@@ -106,3 +106,47 @@ export const LoggedTemplate = z.discriminatedUnion('type', [
 /** OpenTelemetry ids as OTLP/JSON and the SDKs write them: lowercase hex (upper case accepted). */
 export const TraceId = z.string().regex(/^[0-9a-fA-F]{32}$/, 'Expected 32 hex digits').transform((v) => v.toLowerCase());
 export const SpanId = z.string().regex(/^[0-9a-fA-F]{16}$/, 'Expected 16 hex digits').transform((v) => v.toLowerCase());
+// Responses. Nothing parses them at run time; test/openapi.test.ts parses real answers with them.
+
+/** `success: true` in answers that carry it (PromptLayer's clients check it). */
+export const Success = z.literal(true);
+export const IsoDateTime = z.iso.datetime({ offset: true });
+/** `204 No Content`. */
+export const NoContent = z.void();
+
+/** API.md's error body: every 4xx and 500 answer has this shape. */
+export const ErrorBody = z.object({
+  success: z.literal(false),
+  message: z.string().meta({ description: 'One human sentence naming the problem (and the field, for 422).' }),
+  detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number().int()])), msg: z.string(), type: z.string() })).optional(),
+});
+
+/** Content as the registry stores it: plain strings became one text block at publish. */
+const StoredContent = z.array(z.looseObject({ type: z.string(), text: z.string().optional() }));
+
+/** A template as the registry answers it: as published, with PromptTemplate's defaults filled in. */
+export const StoredTemplate = z.discriminatedUnion('type', [
+  z.looseObject({
+    type: z.literal('completion'),
+    content: StoredContent,
+    template_format: TemplateFormat,
+    input_variables: z.array(z.string()),
+  }),
+  z.looseObject({
+    type: z.literal('chat'),
+    messages: z.array(z.looseObject({ role: ChatRole, content: StoredContent })),
+    input_variables: z.array(z.string()),
+  }),
+]);
+
+/** API.md's page envelope; each list adds its items under its own name. */
+export const PageFields = z.object({
+  page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  pages: z.number().int(),
+  has_next: z.boolean(),
+  has_prev: z.boolean(),
+  next_num: z.number().int().nullable(),
+  prev_num: z.number().int().nullable(),
+});

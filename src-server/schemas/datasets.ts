@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Metadata, PageQuery, PositiveId, QueryInt, RequestStatus, Tag, Timestamp } from './common';
+import { IsoDateTime, Metadata, PageFields, PageQuery, PositiveId, QueryInt, RequestStatus, Success, Tag, Timestamp } from './common';
 import { RequestListQuery } from './explorer';
 
 const GroupName = z.string().trim().min(1).max(255);
@@ -90,3 +90,46 @@ export type FromRequestsBody = z.output<typeof FromRequestsBody>;
 export const CreateDraftBody = z.object({ dataset_group_id: GroupId, source_dataset_id: PositiveId.nullish() });
 export const AddRequestLogBody = z.object({ dataset_group_id: GroupId, request_log_id: PositiveId });
 export const SaveDraftBody = z.object({ dataset_group_id: GroupId });
+
+// Responses
+
+const Group = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  workspace_id: z.number().int(),
+  folder_id: z.number().int().nullable(),
+  created_at: IsoDateTime,
+});
+
+/** One version of a group: >= 1 published (immutable), -1 the draft. */
+export const DatasetVersion = z.object({
+  id: z.number().int(),
+  dataset_group_id: z.number().int(),
+  version_number: z.number().int(),
+  column_names: z.array(z.string()),
+  row_count: z.number().int(),
+  created_at: IsoDateTime,
+});
+
+export const DatasetGroup = Group.extend({
+  version_count: z.number().int(),
+  latest_version: DatasetVersion.nullable(),
+  draft_dataset_id: z.number().int().nullable(),
+});
+
+export const CreatedDatasetGroup = z.object({
+  success: Success,
+  dataset_group: Group,
+  dataset: z.object({ id: z.number().int(), version_number: z.number().int() }),
+});
+export const DatasetGroupPage = PageFields.extend({ items: z.array(DatasetGroup) });
+export const DatasetGroupResponse = z.object({ success: Success, dataset_group: DatasetGroup });
+export const DatasetVersionPage = PageFields.extend({ datasets: z.array(DatasetVersion) });
+export const DatasetVersionResponse = z.object({ success: Success, dataset: DatasetVersion });
+export const DatasetRows = PageFields.extend({
+  columns: z.array(z.string()),
+  rows: z.array(z.object({ row_index: z.number().int(), data: z.record(z.string(), z.unknown()) })),
+});
+export const PublishedDataset = z.object({ success: Success, dataset_id: z.number().int(), version_number: z.number().int() });
+export const PublishedFromRequests = PublishedDataset.extend({ row_count: z.number().int() });
+export const DraftResponse = z.object({ success: Success, draft_dataset_id: z.number().int() });

@@ -20,3 +20,10 @@ export const EgressSettingBody = z.object({
     .transform((hosts) => [...new Set(hosts)]),
 });
 export type EgressSettingBody = z.output<typeof EgressSettingBody>;
+
+// Responses
+
+export const EgressSetting = z.object({ offline: z.boolean(), allowed_hosts: z.array(z.string()) });
+export const OutboundHosts = z.object({
+  hosts: z.array(z.object({ host: z.string(), calls: z.number().int(), blocked: z.number().int() })),
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueryInt, RequestStatus, Tag, Timestamp } from './common';
+import { IsoDateTime, QueryInt, RequestStatus, Tag, Timestamp } from './common';
 
 /** A query-string timestamp: epoch seconds when numeric, else ISO 8601. */
 export const QueryTimestamp = z
@@ -38,3 +38,72 @@ export const RequestStatsQuery = z.object({
 });
 
 export const IdParam = z.object({ id: QueryInt(z.number().int().min(1)) });
+
+// Responses
+
+/** A registry version as a logged request shows it (or the request's own input when unlinked). */
+export const LinkedVersion = z.object({
+  prompt_template: z.unknown(),
+  commit_message: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+/** API.md "A logged request": the log body's own field names. */
+export const RequestItem = z.object({
+  id: z.number().int(),
+  provider: z.string(),
+  model: z.string(),
+  input: z.unknown(),
+  output: z.unknown(),
+  request_start_time: IsoDateTime,
+  request_end_time: IsoDateTime,
+  latency_ms: z.number(),
+  parameters: z.record(z.string(), z.unknown()),
+  tags: z.array(z.string()),
+  metadata: z.record(z.string(), z.string()),
+  prompt_id: z.number().int().nullable(),
+  prompt_name: z.string().nullable(),
+  prompt_version_number: z.number().int().nullable(),
+  prompt_input_variables: z.record(z.string(), z.unknown()),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  price: z.number(),
+  function_name: z.string(),
+  status: RequestStatus,
+  error_type: z.string().nullable(),
+  error_message: z.string().nullable(),
+  api_type: z.string().nullable(),
+  group_id: z.number().int().nullable(),
+  /** The `default` score; 0 when none was given, as the seed specifies (see `scored`). */
+  score: z.number(),
+  /** Whether any score was given explicitly (log body, tracking endpoints). */
+  scored: z.boolean(),
+  scores: z.record(z.string(), z.number()),
+  /** The span this request belongs to (OTLP, `/spans-bulk`, or `span_id` on the log body). */
+  span_id: z.string().nullable(),
+  trace_id: z.string().nullable(),
+  prompt_version: LinkedVersion,
+  created_at: IsoDateTime,
+});
+
+/** Keyset pages: pass `next_cursor` back as `cursor`; `total_estimate` is exact when small. */
+export const RequestPage = z.object({
+  items: z.array(RequestItem),
+  next_cursor: z.string().nullable(),
+  total_estimate: z.number().int(),
+});
+
+const Totals = z.object({
+  requests: z.number().int(),
+  errors: z.number().int(),
+  cost: z.number(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  latency_ms: z.object({ avg: z.number(), p50: z.number(), p95: z.number(), p99: z.number() }),
+});
+
+export const RequestStats = z.object({
+  totals: Totals,
+  by_day: z.array(Totals.extend({ day: z.string() })),
+  by_model: z.array(Totals.extend({ provider: z.string(), model: z.string() })),
+});

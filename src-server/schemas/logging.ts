@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LoggedTemplate, Metadata, PositiveId, RequestStatus, Tag, Timestamp } from './common';
+import { LoggedTemplate, Metadata, PositiveId, RequestStatus, Success, Tag, Timestamp } from './common';
+import { LinkedVersion } from './explorer';
 
 /**
  * PromptLayer's link from a request to its span; the request joins the span's trace. Logging never
@@ -95,3 +96,31 @@ export const TrackPromptBody = z.object({
 export const TrackGroupBody = z.object({ request_id: RequestId, group_id: PositiveId });
 
 export const CreateGroupBody = z.object({}).optional();
+
+// Responses
+
+/** `warning`: the request was stored, but something in it was not understood (e.g. an unknown prompt). */
+const Warning = z.string().optional();
+
+export const LoggedRequest = z.object({
+  id: z.number().int(),
+  prompt_version: LinkedVersion,
+  status: RequestStatus,
+  error_type: z.string().nullable(),
+  error_message: z.string().nullable(),
+  warning: Warning,
+});
+
+export const TrackedRequest = z.object({
+  success: Success,
+  request_id: z.number().int(),
+  /** With `return_prompt_blueprint`: the call as a template the registry could store. */
+  prompt_blueprint: z
+    .object({ prompt_template: z.record(z.string(), z.unknown()), commit_message: z.null(), metadata: z.record(z.string(), z.unknown()) })
+    .nullable(),
+  message: z.string(),
+  warning: Warning,
+});
+
+export const TrackAnswer = z.object({ success: Success, warning: Warning });
+export const CreatedGroup = z.object({ success: Success, id: z.number().int() });

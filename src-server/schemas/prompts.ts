@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PageQuery, PositiveId, PromptTemplate, QueryInt, Tag } from './common';
+import { IsoDateTime, PageFields, PageQuery, PositiveId, PromptTemplate, QueryInt, StoredTemplate, Success, Tag } from './common';
+import { ProviderClient } from './providers';
 
 const OneOrMany = <T extends z.ZodType>(item: T) =>
   z.union([item, z.array(item)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
@@ -84,3 +85,95 @@ export type ListQuery = z.output<typeof ListQuery>;
 export const CreateLabelBody = z.object({ name: LabelName, prompt_version_number: z.number().int().gt(0) });
 export const MoveLabelBody = z.object({ prompt_version_number: z.number().int().gt(0) });
 export const PromptIdParam = z.object({ prompt_id: QueryInt(z.number().int().min(1)) });
+
+// Responses
+
+/** `{model?: {provider, name, parameters, api_type?}, ...custom keys}` as published. */
+const StoredMetadata = z.looseObject({
+  model: z
+    .looseObject({ provider: z.string(), name: z.string(), parameters: z.record(z.string(), z.unknown()), api_type: z.string().nullish() })
+    .optional(),
+});
+
+export const PublishedTemplate = z.object({
+  id: z.number().int(),
+  prompt_name: z.string(),
+  prompt_version_id: z.number().int(),
+  version_number: z.number().int(),
+  tags: z.array(z.string()),
+  release_labels: z.array(z.string()),
+  prompt_template: StoredTemplate,
+  metadata: StoredMetadata,
+  commit_message: z.string().nullable(),
+  folder_id: z.number().int().nullable(),
+});
+
+/** One stored version of a template, unrendered. */
+export const TemplateVersion = z.object({
+  id: z.number().int(),
+  prompt_name: z.string(),
+  prompt_template: StoredTemplate,
+  metadata: StoredMetadata,
+  commit_message: z.string().nullable(),
+  /** The version's model call in its provider's own argument names; null without `metadata.model`. */
+  llm_kwargs: z.record(z.string(), z.unknown()).nullable(),
+  version: z.number().int(),
+  prompt_version_id: z.number().int(),
+  release_labels: z.array(z.string()),
+  tags: z.array(z.string()),
+  folder_id: z.number().int().nullable(),
+  workspace_id: z.number().int(),
+  created_at: IsoDateTime,
+});
+export const TemplatePage = PageFields.extend({ items: z.array(TemplateVersion) });
+
+/** The version rendered with the caller's variables, and the provider the SDK should call. */
+export const TemplateForUse = z.object({
+  id: z.number().int(),
+  prompt_name: z.string(),
+  tags: z.array(z.string()),
+  workspace_id: z.number().int(),
+  version: z.number().int(),
+  prompt_version_id: z.number().int(),
+  prompt_template: StoredTemplate,
+  metadata: StoredMetadata,
+  commit_message: z.string().nullable(),
+  llm_kwargs: z.record(z.string(), z.unknown()).nullable(),
+  snippets: z.array(z.never()),
+  warning: z.null(),
+  provider_base_url: z.object({ id: z.number().int(), name: z.string(), provider: ProviderClient, url: z.string() }).nullable(),
+  /** `api_key` is absent when the provider has none stored, so the SDK uses its environment's. */
+  custom_provider: z
+    .object({
+      id: z.number().int(),
+      name: z.string(),
+      client: ProviderClient,
+      base_url: z.string().nullable(),
+      workspace_id: z.number().int(),
+      api_key: z.string().optional(),
+    })
+    .nullable(),
+});
+
+export const PromptVersion = z.object({
+  id: z.number().int(),
+  prompt_id: z.number().int(),
+  version_number: z.number().int(),
+  prompt_template: StoredTemplate,
+  commit_message: z.string().nullable(),
+  metadata: StoredMetadata,
+  release_labels: z.array(z.string()),
+  created_at: IsoDateTime,
+});
+export const PromptVersionPage = PageFields.extend({ items: z.array(PromptVersion) });
+
+export const ReleaseLabel = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  prompt_id: z.number().int(),
+  prompt_version_id: z.number().int(),
+  prompt_version_number: z.number().int(),
+  created_at: IsoDateTime,
+  updated_at: IsoDateTime,
+});
+export const ReleaseLabelList = z.object({ success: Success, release_labels: z.array(ReleaseLabel) });

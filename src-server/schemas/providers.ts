@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { isProviderId, PROVIDER_IDS, ProviderIdSchema } from '../providers/index';
+import { IsoDateTime, Success } from './common';
+
+/** A provider client id: the registry's ids. */
+export const ProviderClient = ProviderIdSchema;
 
 const ProviderName = z
   .string()
@@ -33,4 +37,29 @@ export const ProviderTestAnswer = z.object({
   latency_ms: z.number().int().min(0),
   models: z.array(z.string()).optional(),
   error: z.string().optional(),
+});
+// Responses
+
+/** A stored provider; `api_key` is masked (enough to recognise, never to use). */
+export const Provider = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  client: ProviderClient,
+  base_url: z.string().nullable(),
+  api_key: z.string().nullable(),
+  has_api_key: z.boolean(),
+  created_at: IsoDateTime,
+});
+export const ProviderResponse = z.object({ success: Success, provider: Provider });
+export const ProviderList = z.object({ items: z.array(Provider) });
+
+/** `GET /api/public/v2/provider-clients`: the registry's clients, for the UI's picker. */
+export const ProviderClientList = z.object({
+  items: z.array(z.object({
+    id: ProviderClient,
+    display_name: z.string(),
+    default_base_url: z.string(),
+    api_key_env: z.string().nullable(),
+    base_url_env: z.string().nullable(),
+  })),
 });

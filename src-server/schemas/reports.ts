@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { columnTypeIds } from '../eval/columns/index';
-import { PositiveId, QueryInt } from './common';
+import { IsoDateTime, PageFields, PositiveId, QueryInt, Success } from './common';
 
 const Name = z.string().min(1).max(255);
 
@@ -63,4 +63,131 @@ export const ReportIdPathParam = z.object({ report_id: QueryInt(z.number().int()
 export const RowsQuery = z.object({
   page: QueryInt(z.number().int().min(1)).default(1),
   per_page: QueryInt(z.number().int().min(1).max(100)).default(30),
+});
+
+// Responses
+
+export const RunStatus = z.enum(['RUNNING', 'COMPLETED', 'FAILED', 'CANCELED']);
+export const CellStatus = z.enum(['PASSED', 'FAILED', 'ERROR', 'QUEUED', 'RUNNING', 'SKIPPED']);
+
+export const ReportColumn = z.object({
+  id: z.number().int(),
+  report_id: z.number().int(),
+  column_type: z.string(),
+  name: z.string(),
+  configuration: z.record(z.string(), z.unknown()),
+  position: z.number().int(),
+  is_part_of_score: z.boolean(),
+});
+
+export const CreatedReport = z.object({ success: Success, report_id: z.number().int(), report_columns: z.array(ReportColumn) });
+export const ReportColumnResponse = z.object({ success: Success, report_column: ReportColumn });
+
+/** `status` is null for a pipeline (a blueprint never runs); cell counts are of its run's cells. */
+export const ReportDetail = z.object({
+  success: Success,
+  report: z.object({
+    id: z.number().int(),
+    name: z.string(),
+    is_blueprint: z.boolean(),
+    parent_report_id: z.number().int().nullable(),
+    dataset_group_id: z.number().int(),
+    dataset_id: z.number().int(),
+    folder_id: z.number().int().nullable(),
+    score: z.number().nullable(),
+    score_card: z.array(z.string()).nullable(),
+    created_at: IsoDateTime,
+    updated_at: IsoDateTime,
+  }),
+  status: RunStatus.nullable(),
+  error: z.string().nullable(),
+  stats: z.object({
+    status_counts: z.object({ QUEUED: z.number().int(), RUNNING: z.number().int(), COMPLETED: z.number().int(), FAILED: z.number().int() }),
+    cost: z.number(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    duration_ms: z.number().nullable(),
+  }),
+  report_columns: z.array(ReportColumn),
+});
+
+/** A run's status is set when it starts (only a pipeline's is null). */
+export const RunSummary = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: RunStatus,
+  score: z.number().nullable(),
+  dataset_id: z.number().int(),
+  created_at: IsoDateTime,
+  finished_at: IsoDateTime.nullable(),
+});
+
+export const PipelineSummary = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  folder_id: z.number().int().nullable(),
+  dataset_group_id: z.number().int(),
+  dataset_id: z.number().int(),
+  column_count: z.number().int(),
+  created_at: IsoDateTime,
+  updated_at: IsoDateTime,
+  runs: z.array(RunSummary),
+});
+export const PipelinePage = PageFields.extend({ items: z.array(PipelineSummary) });
+
+export const RunStarted = z.object({ success: Success, report_id: z.number().int() });
+export const RunCanceled = RunStarted.extend({ status: RunStatus.nullable() });
+
+/** `boolean` columns score the % of true cells, `number` columns their mean. */
+export const Score = z.object({
+  overall_score: z.number().nullable(),
+  score_type: z.enum(['single_column', 'multi_column', 'none']),
+  details: z.object({
+    columns: z.array(z.object({
+      column_name: z.string(),
+      type: z.enum(['boolean', 'number']),
+      score: z.number(),
+      counted: z.number().int(),
+      passed: z.number().int().optional(),
+    })),
+    column_names: z.array(z.string()),
+  }),
+});
+export const ScoreResponse = z.object({ success: Success, score: Score });
+/** `score` is null until the report has run. */
+export const ScoreCardResponse = z.object({ success: Success, score_card: z.array(z.string()).nullable(), score: Score.nullable() });
+
+export const SetCellResponse = z.object({
+  success: Success,
+  cell: z.object({ row_index: z.number().int(), column_name: z.string(), value: z.union([z.string(), z.number(), z.boolean(), z.null()]), status: CellStatus }),
+});
+
+export const ReportCell = z.object({
+  value: z.unknown(),
+  status: CellStatus,
+  error: z.string().optional(),
+  cost: z.number().optional(),
+  latency_ms: z.number().nullable().optional(),
+});
+
+export const ReportRows = z.object({
+  columns: z.array(z.object({ id: z.number().int(), name: z.string(), column_type: z.string() })),
+  rows: z.array(z.object({ row_index: z.number().int(), cells: z.record(z.string(), ReportCell) })),
+  page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  pages: z.number().int(),
+});
+
+/** The `data` of each `progress` and `done` event on `GET /api/public/v2/reports/{id}/events`. */
+export const RunProgress = z.object({
+  report_id: z.number().int(),
+  status: RunStatus.nullable(),
+  total_cells: z.number().int(),
+  done_cells: z.number().int(),
+  running_cells: z.number().int(),
+  errors: z.number().int(),
+  cost: z.number(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
 });

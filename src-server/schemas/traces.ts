@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageQuery, SpanId, TraceId } from './common';
+import { IsoDateTime, PageQuery, SpanId, Success, TraceId } from './common';
 import { QueryTimestamp } from './explorer';
 
 export const SpanStatus = z.enum(['OK', 'ERROR', 'UNSET']);
@@ -49,3 +49,51 @@ export const BulkSpan = z
 export type BulkSpan = z.output<typeof BulkSpan>;
 
 export const SpansBulkBody = z.object({ spans: z.array(BulkSpan).max(10_000) });
+
+// Responses
+
+/** One trace in `GET /api/public/v2/traces`, from the rollup kept at insert time. */
+export const TraceSummary = z.object({
+  trace_id: z.string(),
+  name: z.string(),
+  start_time: IsoDateTime,
+  end_time: IsoDateTime,
+  duration_ms: z.number(),
+  status: SpanStatus,
+  span_count: z.number().int(),
+  error_count: z.number().int(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  price: z.number(),
+  request_count: z.number().int(),
+});
+export const TraceList = z.object({
+  traces: z.array(TraceSummary),
+  page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+  pages: z.number().int(),
+});
+
+export const TraceSpan = z.object({
+  span_id: z.string(),
+  parent_span_id: z.string().nullable(),
+  name: z.string(),
+  kind: z.string(),
+  start_time: IsoDateTime,
+  end_time: IsoDateTime,
+  start_time_unix_nano: z.string().meta({ description: 'Exact start in nanoseconds since the epoch, as a decimal string' }),
+  end_time_unix_nano: z.string(),
+  duration_ms: z.number(),
+  status: z.object({ code: SpanStatus, message: z.string() }),
+  attributes: z.record(z.string(), z.unknown()),
+  events: z.array(z.unknown()),
+  resource: z.record(z.string(), z.unknown()),
+  request_id: z.number().int().nullable(),
+});
+export const TraceDetail = z.object({ trace_id: z.string(), spans: z.array(TraceSpan) });
+
+export const SpansBulkAnswer = z.object({
+  success: Success,
+  spans: z.array(z.object({ span_id: z.string(), trace_id: z.string() })),
+});

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ensureRendererBuilt } from '../../src-main/renderer-build';
+import { launchChromium } from './chromium';
 import { startServer, type TestServer } from './server';
 import type { ServerOptions } from '../../src-server/server';
 
@@ -15,9 +16,6 @@ export const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
   ? join(ROOT, 'docs', 'screenshots')
   : join(ROOT, 'test-results', 'screenshots');
 
-/** Debian's Chromium: Playwright cannot download its own browser on the CI machine. */
-export const CHROMIUM = process.env.PROMPTLEDGER_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export interface UiSession {
   t: TestServer;
@@ -35,7 +33,7 @@ export interface UiSession {
 export async function startUi(options: Partial<ServerOptions> = {}, theme: 'light' | 'dark' = 'light'): Promise<UiSession> {
   const staticDir = await ensureRendererBuilt({ root: ROOT });
   const t = await startServer({ ...options, staticDir });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: theme });
   const page = await context.newPage();
   const problems: string[] = [];

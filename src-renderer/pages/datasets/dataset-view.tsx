@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { errorText } from '../../api/client';
 import { loadSession } from '../../api/session';
 import { useApi, useLoad } from '../../api/context';
-import type { DatasetGroup, DatasetRows, DatasetVersion } from '../../api/types';
+import type { DatasetGroup, DatasetRows, DatasetVersion, PublishedDataset } from '../../api/types';
 import { FileDrop } from '../../components/file-drop';
 import { fmtInt, fmtTime } from '../../components/format';
 import { setParams, useLocation } from '../../router';
@@ -38,7 +38,7 @@ export function DatasetView({ group, onChanged }: { group: DatasetGroup; onChang
     setError(null);
     setNotice(null);
     try {
-      const res = await api<{ dataset_id: number; version_number: number }>('/api/public/v2/dataset-versions/from-file', {
+      const res = await api<PublishedDataset>('/api/public/v2/dataset-versions/from-file', {
         body: { dataset_group_id: group.id, file_name: file.name, file_content_base64: file.base64 },
       });
       setNotice(`Imported ${file.name} as version ${res.version_number}.`);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
-import type { DatasetGroup } from '../../api/types';
+import type { CreatedDatasetGroup, DatasetGroupPage } from '../../api/types';
 import { fmtInt } from '../../components/format';
 import { Modal } from '../../components/modal';
 import { navigate, setParams, useLocation } from '../../router';
@@ -11,7 +11,7 @@ import { moveFocusInList } from '../../components/shortcuts';
 export function DatasetsPage() {
   const api = useApi();
   const { params } = useLocation();
-  const groups = useLoad((a, signal) => a<{ items: DatasetGroup[]; total: number }>('/api/public/v2/dataset-groups', { signal, query: { per_page: 100 } }), []);
+  const groups = useLoad((a, signal) => a<DatasetGroupPage>('/api/public/v2/dataset-groups', { signal, query: { per_page: 100 } }), []);
   const [creating, setCreating] = useState(false);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -21,7 +21,7 @@ export function DatasetsPage() {
   const create = async () => {
     setError(null);
     try {
-      const res = await api<{ dataset_group: { id: number } }>('/api/public/v2/dataset-groups', { body: { name: name.trim() } });
+      const res = await api<CreatedDatasetGroup>('/api/public/v2/dataset-groups', { body: { name: name.trim() } });
       setCreating(false);
       setName('');
       groups.reload();

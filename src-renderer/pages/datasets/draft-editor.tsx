@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi } from '../../api/context';
-import type { DatasetRows, DatasetVersion } from '../../api/types';
+import type { DatasetRows, DatasetVersion, PublishedDataset } from '../../api/types';
 import { cellText, parseCell } from './cell-text';
 
 /** The editor holds the whole draft in memory and writes it back in one PUT; beyond this it would be a spreadsheet. */
@@ -49,7 +49,7 @@ export function DraftEditor({ groupId, draft, onSaved }: { groupId: number; draf
       await api(`/api/public/v2/datasets/${draft.id}/rows`, { method: 'PUT', body: { rows, column_names: columns } });
       setDirty(false);
       if (publish) {
-        const res = await api<{ dataset_id: number }>('/api/public/v2/dataset-versions/save-draft', { body: { dataset_group_id: groupId } });
+        const res = await api<PublishedDataset>('/api/public/v2/dataset-versions/save-draft', { body: { dataset_group_id: groupId } });
         onSaved(res.dataset_id);
       } else onSaved();
     } catch (e) {

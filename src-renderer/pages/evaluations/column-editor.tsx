@@ -1,15 +1,12 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
-import type { ReportColumn } from '../../api/types';
+import type { ColumnType, ReportColumn } from '../../api/types';
 import { Modal } from '../../components/modal';
 import { SchemaForm, type JsonSchema } from '../../components/schema-form';
 
-export interface ColumnTypeInfo {
-  id: string;
-  description: string;
-  config_schema: JsonSchema;
-}
+/** The server sends any JSON Schema; the form reads the subset `JsonSchema` names. */
+export type ColumnTypeInfo = Omit<ColumnType, 'config_schema'> & { config_schema: JsonSchema };
 
 export function useColumnTypes() {
   return useLoad((api, signal) => api<{ column_types: ColumnTypeInfo[] }>('/api/public/v2/column-types', { signal }), []);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
-import type { DatasetGroup, Page, PipelineSummary } from '../../api/types';
+import type { CreatedReport, DatasetGroupPage, Page, PipelineSummary } from '../../api/types';
 import { Modal } from '../../components/modal';
 import { navigate, setParams, useLocation } from '../../router';
 import { PipelineView } from './pipeline-view';
@@ -95,7 +95,7 @@ export function EvaluationsPage() {
 
 function NewPipeline({ onClose, onCreated }: { onClose: () => void; onCreated: (id: number) => void }) {
   const api = useApi();
-  const groups = useLoad((a, signal) => a<{ items: DatasetGroup[] }>('/api/public/v2/dataset-groups', { signal, query: { per_page: 100 } }), []);
+  const groups = useLoad((a, signal) => a<DatasetGroupPage>('/api/public/v2/dataset-groups', { signal, query: { per_page: 100 } }), []);
   const [name, setName] = useState('');
   const [group, setGroup] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -107,7 +107,7 @@ function NewPipeline({ onClose, onCreated }: { onClose: () => void; onCreated: (
         onSubmit={(e) => {
           e.preventDefault();
           setError(null);
-          api<{ report_id: number }>('/reports', { body: { name: name.trim() || null, dataset_group_id: Number(group) } }).then(
+          api<CreatedReport>('/reports', { body: { name: name.trim() || null, dataset_group_id: Number(group) } }).then(
             (res) => onCreated(res.report_id),
             (err: unknown) => setError(errorText(err)),
           );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
-import type { PipelineSummary, ReportColumn, ReportDetail } from '../../api/types';
+import type { PipelineSummary, ReportColumn, ReportDetail, RunStarted } from '../../api/types';
 import { fmtTime } from '../../components/format';
 import { setParams } from '../../router';
 import { ColumnEditor } from './column-editor';
@@ -33,7 +33,7 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
   const run = async () => {
     setError(null);
     try {
-      const res = await api<{ report_id: number }>(`/reports/${pipeline.id}/run`, { body: { name: runName.trim() || `Run ${pipeline.runs.length + 1}` } });
+      const res = await api<RunStarted>(`/reports/${pipeline.id}/run`, { body: { name: runName.trim() || `Run ${pipeline.runs.length + 1}` } });
       onChanged();
       setParams({ run: String(res.report_id) }, { replace: false });
     } catch (e) {

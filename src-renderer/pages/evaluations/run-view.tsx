@@ -3,7 +3,7 @@ import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
 import { loadSession } from '../../api/session';
 import { readEvents } from '../../api/sse';
-import type { ReportCell, ReportDetail, ReportRows, RunProgress, RunStatus } from '../../api/types';
+import type { ReportCell, ReportDetail, ReportRows, RunProgress, RunStatus, Score } from '../../api/types';
 import { fmtCost, fmtInt, fmtMs } from '../../components/format';
 import { JsonView } from '../../components/json-view';
 import { Modal } from '../../components/modal';
@@ -15,12 +15,6 @@ export const runStatusClass = (s: RunStatus | null) => (s === 'COMPLETED' ? 'ok'
 
 /** While a run runs, the grid refreshes at most this often (each cell also arrives as an event). */
 const GRID_REFRESH_MS = 700;
-
-interface Score {
-  overall_score: number | null;
-  score_type: string;
-  details: { columns?: { column_name: string; score: number; counted: number; passed?: number }[] };
-}
 
 export function RunView({ runId, onChanged }: { runId: number; onChanged: () => void }) {
   const api = useApi();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi } from '../../api/context';
-import type { PromptTemplateBody, PromptVersion, TemplateMessage } from '../../api/types';
+import type { ChatRole, PromptTemplateBody, PromptVersion, PublishedTemplate, TemplateFormat, TemplateMessage } from '../../api/types';
 import { Modal } from '../../components/modal';
 
 const ROLES = ['system', 'user', 'assistant', 'developer', 'tool', 'placeholder'];
@@ -23,14 +23,14 @@ export function PromptEditor({ title, name: fixedName, base, onClose, onPublishe
   const t = base?.prompt_template;
   const [name, setName] = useState(fixedName ?? '');
   const [kind, setKind] = useState<'chat' | 'completion'>(t?.type ?? 'chat');
-  const [messages, setMessages] = useState<{ role: string; text: string }[]>(
+  const [messages, setMessages] = useState<{ role: ChatRole; text: string }[]>(
     t?.type === 'chat' ? t.messages.map((m) => ({ role: m.role, text: textOf(m) })) : [
       { role: 'system', text: 'You are a helpful assistant.' },
       { role: 'user', text: '{question}' },
     ],
   );
   const [completion, setCompletion] = useState(t?.type === 'completion' ? t.content.map((b) => b.text ?? '').join('') : '');
-  const [format, setFormat] = useState<string>((t?.template_format as string | undefined) ?? 'f-string');
+  const [format, setFormat] = useState<TemplateFormat>((t?.template_format as TemplateFormat | undefined) ?? 'f-string');
   const model = base?.metadata?.model;
   const [provider, setProvider] = useState(model?.provider ?? 'openai');
   const [modelName, setModelName] = useState(model?.name ?? 'gpt-4o-mini');
@@ -55,7 +55,7 @@ export function PromptEditor({ title, name: fixedName, base, onClose, onPublishe
         : { type: 'completion', content: [{ type: 'text', text: completion }], template_format: format, input_variables: [] };
     setBusy(true);
     try {
-      const res = await api<{ id: number; version_number: number }>('/rest/prompt-templates', {
+      const res = await api<PublishedTemplate>('/rest/prompt-templates', {
         body: {
           prompt_template: { prompt_name: name.trim() },
           prompt_version: {
@@ -98,7 +98,7 @@ export function PromptEditor({ title, name: fixedName, base, onClose, onPublishe
           </label>
           <label>
             Variables
-            <select aria-label="Template format" value={format} onChange={(e) => setFormat(e.target.value)}>
+            <select aria-label="Template format" value={format} onChange={(e) => setFormat(e.target.value as TemplateFormat)}>
               <option value="f-string">f-string {'{var}'}</option>
               <option value="jinja2">jinja2 {'{{ var }}'}</option>
             </select>
@@ -117,7 +117,7 @@ export function PromptEditor({ title, name: fixedName, base, onClose, onPublishe
             {messages.map((m, i) => (
               <div key={i} className="msg">
                 <div className="msg-role" style={{ alignItems: 'center' }}>
-                  <select aria-label={`Role of message ${i + 1}`} value={m.role} onChange={(e) => setMessages(messages.map((x, j) => (j === i ? { ...x, role: e.target.value } : x)))}>
+                  <select aria-label={`Role of message ${i + 1}`} value={m.role} onChange={(e) => setMessages(messages.map((x, j) => (j === i ? { ...x, role: e.target.value as ChatRole } : x)))}>
                     {ROLES.map((r) => (
                       <option key={r}>{r}</option>
                     ))}

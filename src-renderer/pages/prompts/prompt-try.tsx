@@ -1,30 +1,24 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi } from '../../api/context';
-import type { PromptTemplateBody, PromptVersion } from '../../api/types';
+import type { PromptVersion, TemplateForUse } from '../../api/types';
 import { ChatView } from '../../components/chat-view';
 import { JsonView } from '../../components/json-view';
 import { templateVariables } from './template-text';
-
-interface Rendered {
-  prompt_template: PromptTemplateBody;
-  llm_kwargs: Record<string, unknown> | null;
-  warning: string | null;
-}
 
 /** Renders the version with values for its variables, exactly as an app fetching it would get it. */
 export function PromptTry({ templateId, version }: { templateId: number; version: PromptVersion }) {
   const api = useApi();
   const names = templateVariables(version.prompt_template);
   const [values, setValues] = useState<Record<string, string>>({});
-  const [result, setResult] = useState<Rendered | null>(null);
+  const [result, setResult] = useState<TemplateForUse | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const render = async () => {
     setError(null);
     try {
       setResult(
-        await api<Rendered>(`/prompt-templates/${templateId}`, {
+        await api<TemplateForUse>(`/prompt-templates/${templateId}`, {
           body: { version: version.version_number, input_variables: Object.fromEntries(names.map((n) => [n, values[n] ?? ''])) },
         }),
       );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
-import type { DatasetGroup } from '../../api/types';
+import type { CreatedDatasetGroup, DatasetGroup, PublishedFromRequests } from '../../api/types';
 import { fmtInt } from '../../components/format';
 import { Modal } from '../../components/modal';
 import { navigate } from '../../router';
@@ -38,10 +38,10 @@ function AddToDataset({ ids, onClose }: { ids: number[]; onClose: () => void }) 
     try {
       let groupId = Number(target);
       if (target === 'new') {
-        const created = await api<{ dataset_group: { id: number } }>('/api/public/v2/dataset-groups', { body: { name: name.trim() } });
+        const created = await api<CreatedDatasetGroup>('/api/public/v2/dataset-groups', { body: { name: name.trim() } });
         groupId = created.dataset_group.id;
       }
-      const res = await api<{ dataset_id: number }>('/api/public/v2/dataset-versions/from-filter-params', {
+      const res = await api<PublishedFromRequests>('/api/public/v2/dataset-versions/from-filter-params', {
         body: { dataset_group_id: groupId, request_log_ids: ids, limit: Math.max(ids.length, 1) },
       });
       navigate(`/datasets?group=${groupId}&version=${res.dataset_id}`);

@@ -1,26 +1,11 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
+import type { ApiKey, CreatedApiKey, SystemInfo } from '../../api/types';
 import { CopyButton } from '../../components/copy-button';
 import { fmtBytes, fmtTime } from '../../components/format';
 import { NetworkSection } from './network-section';
 import { ProvidersSection } from './providers-section';
-
-interface ApiKey {
-  id: number;
-  name: string;
-  prefix: string;
-  created_at: string;
-  current: boolean;
-}
-
-interface SystemInfo {
-  version: string;
-  data_dir: string;
-  database_file: string;
-  database_bytes: number;
-  wal_bytes: number;
-}
 
 export function SettingsPage() {
   return (
@@ -65,7 +50,7 @@ function KeysSection() {
   const create = async () => {
     setError(null);
     try {
-      const res = await api<{ key: string; api_key: ApiKey }>('/api/public/v2/api-keys', { body: { name: name.trim() || 'Untitled key' } });
+      const res = await api<CreatedApiKey>('/api/public/v2/api-keys', { body: { name: name.trim() || 'Untitled key' } });
       setCreated({ name: res.api_key.name, key: res.key });
       setName('');
       keys.reload();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { columnTypes } from '../../eval/columns/index';
+import { ColumnTypeList } from '../../schemas/system';
 import { route, type Route } from '../route';
 
 /**
@@ -17,6 +18,7 @@ export function columnTypeRoutes(): Route[] {
     route({
       method: 'get', path: '/api/public/v2/column-types', summary: 'Evaluation column types, each with its configuration schema', tag: 'Evaluations',
       auth: 'key',
+      response: ColumnTypeList,
       handler: () => ({ column_types: document }),
     }),
   ];

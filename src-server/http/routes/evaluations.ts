@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { PageQuery } from '../../schemas/common';
-import { ReportIdParam, RowsQuery, SetCellBody } from '../../schemas/reports';
+import { PipelinePage, ReportIdParam, ReportRows, RowsQuery, RunCanceled, SetCellBody, SetCellResponse } from '../../schemas/reports';
 import type { RunEvent } from '../../eval/runner';
 import type { ReportRunService } from '../../services/report-runs';
 import type { ReportService } from '../../services/reports';
@@ -15,26 +15,31 @@ export function evaluationRoutes(reports: ReportService, runs: ReportRunService)
     route({
       method: 'get', path: '/api/public/v2/evaluations', summary: 'Pipelines with their runs, newest first', tag: 'Evaluations',
       auth: 'key', query: PageQuery,
+      response: PipelinePage,
       handler: ({ query, principal }) => reports.list(principal.workspaceId, query.page, query.per_page),
     }),
     route({
       method: 'get', path: '/api/public/v2/reports/:id/rows', summary: 'A page of rows with every cell', tag: 'Evaluations',
       auth: 'key', params: ReportIdParam, query: RowsQuery,
+      response: ReportRows,
       handler: ({ params, query, principal }) => runs.rows(principal.workspaceId, params.id, query.page, query.per_page),
     }),
     route({
       method: 'patch', path: '/api/public/v2/reports/:id/cells', summary: 'Enter a HUMAN cell', tag: 'Evaluations',
       auth: 'key', params: ReportIdParam, body: SetCellBody,
+      response: SetCellResponse,
       handler: ({ params, body, principal }) => runs.setCell(principal.workspaceId, params.id, body),
     }),
     route({
       method: 'post', path: '/api/public/v2/reports/:id/cancel', summary: 'Cancel a running run', tag: 'Evaluations',
       auth: 'key', params: ReportIdParam,
+      response: RunCanceled,
       handler: ({ params, principal }) => runs.cancel(principal.workspaceId, params.id),
     }),
     route({
       method: 'get', path: '/api/public/v2/reports/:id/events', summary: 'Server-Sent Events: progress while a run runs, then `done`', tag: 'Evaluations',
       auth: 'key', params: ReportIdParam,
+      response: { mediaType: 'text/event-stream', description: '`progress` events while the run runs, then one `done`; each `data` is a RunProgress object' },
       handler: ({ params, principal, ctx }) => {
         const stream = new PassThrough();
         const send = (event: RunEvent) => {

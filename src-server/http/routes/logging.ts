@@ -1,5 +1,6 @@
 import {
-  CreateGroupBody, LogRequestBody, TrackGroupBody, TrackMetadataBody, TrackPromptBody, TrackRequestBody, TrackScoreBody,
+  CreateGroupBody, CreatedGroup, LoggedRequest, LogRequestBody, TrackAnswer, TrackedRequest, TrackGroupBody, TrackMetadataBody, TrackPromptBody,
+  TrackRequestBody, TrackScoreBody,
 } from '../../schemas/logging';
 import type { RequestService } from '../../services/requests';
 import { trackRequest } from '../../services/tracking';
@@ -12,6 +13,7 @@ function trackRoutes(requests: RequestService): Route[] {
   const handlers = {
     score: route({
       method: 'post', path: '', summary: 'Score a logged request (0–100)', tag: 'Logging', auth: 'key-or-body', body: TrackScoreBody,
+      response: TrackAnswer,
       handler: async ({ body, principal }) => {
         await requests.addScore(principal.workspaceId, body.request_id, body.name ?? body.score_name ?? 'default', body.score);
         return ok;
@@ -19,6 +21,7 @@ function trackRoutes(requests: RequestService): Route[] {
     }),
     metadata: route({
       method: 'post', path: '', summary: 'Add metadata to a logged request', tag: 'Logging', auth: 'key-or-body', body: TrackMetadataBody,
+      response: TrackAnswer,
       handler: async ({ body, principal }) => {
         await requests.addMetadata(principal.workspaceId, body.request_id, body.metadata);
         return ok;
@@ -26,6 +29,7 @@ function trackRoutes(requests: RequestService): Route[] {
     }),
     prompt: route({
       method: 'post', path: '', summary: 'Link a logged request to a prompt template version', tag: 'Logging', auth: 'key-or-body', body: TrackPromptBody,
+      response: TrackAnswer,
       handler: async ({ body, principal }) => {
         const result = await requests.linkPrompt(
           principal.workspaceId, body.request_id,
@@ -37,6 +41,7 @@ function trackRoutes(requests: RequestService): Route[] {
     }),
     group: route({
       method: 'post', path: '', summary: 'Put a logged request in a group', tag: 'Logging', auth: 'key-or-body', body: TrackGroupBody,
+      response: TrackAnswer,
       handler: async ({ body, principal }) => {
         await requests.setGroup(principal.workspaceId, body.request_id, body.group_id);
         return ok;
@@ -55,16 +60,19 @@ export function loggingRoutes(requests: RequestService): Route[] {
     route({
       method: 'post', path: '/log-request', summary: 'Log one LLM request', tag: 'Logging', auth: 'key-or-body',
       body: LogRequestBody, status: 201,
+      response: LoggedRequest,
       handler: ({ body, principal }) => requests.log(principal.workspaceId, body),
     }),
     route({
       method: 'post', path: '/track-request', summary: 'Log a provider call as sent by the SDK (run(), wrappers)', tag: 'Logging',
       auth: 'key-or-body', body: TrackRequestBody,
+      response: TrackedRequest,
       handler: ({ body, principal }) => trackRequest(requests, principal.workspaceId, body),
     }),
     ...trackRoutes(requests),
     route({
       method: 'post', path: '/create-group', summary: 'Create a request group', tag: 'Logging', auth: 'key-or-body', body: CreateGroupBody,
+      response: CreatedGroup,
       handler: async ({ principal }) => ({ ...ok, id: await requests.createGroup(principal.workspaceId) }),
     }),
   ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { providerModules } from '../../providers/index';
-import { CreateProviderBody, PatchProviderBody } from '../../schemas/providers';
+import { NoContent } from '../../schemas/common';
+import { CreateProviderBody, PatchProviderBody, ProviderClientList, ProviderList, ProviderResponse, ProviderTestAnswer } from '../../schemas/providers';
 import type { ProviderService } from '../../services/providers';
 import { route, type Route } from '../route';
 
@@ -16,26 +17,31 @@ export function providerRoutes(providers: ProviderService): Route[] {
     route({
       method: 'get', path: '/api/public/v2/provider-clients', summary: 'The provider clients this server speaks, and the built-in providers of the same names', tag,
       auth: 'key',
+      response: ProviderClientList,
       handler: () => ({ items: clients }),
     }),
     route({
       method: 'post', path: '/api/public/v2/providers', summary: 'Add an LLM provider (OpenAI-compatible or Anthropic)', tag,
       auth: 'key', body: CreateProviderBody, status: 201,
+      response: ProviderResponse,
       handler: ({ body, principal }) => providers.create(principal.workspaceId, body),
     }),
     route({
       method: 'get', path: '/api/public/v2/providers', summary: 'List providers (API keys masked)', tag,
       auth: 'key',
+      response: ProviderList,
       handler: ({ principal }) => providers.list(principal.workspaceId),
     }),
     route({
       method: 'patch', path: '/api/public/v2/providers/:id', summary: 'Edit a provider: name, client, base URL or key (null clears)', tag,
       auth: 'key', params: IdParam, body: PatchProviderBody,
+      response: ProviderResponse,
       handler: ({ params, body, principal }) => providers.update(principal.workspaceId, params.id, body),
     }),
     route({
       method: 'post', path: '/api/public/v2/providers/:id/test', summary: "Test a provider's connection by listing its models", tag,
       auth: 'key', params: IdParam,
+      response: ProviderTestAnswer,
       handler: ({ params, principal, ctx }) => {
         // A user who leaves the page stops the probe.
         const gone = new AbortController();
@@ -46,6 +52,7 @@ export function providerRoutes(providers: ProviderService): Route[] {
     route({
       method: 'delete', path: '/api/public/v2/providers/:id', summary: 'Delete a provider', tag,
       auth: 'key', params: IdParam, status: 204,
+      response: NoContent,
       handler: ({ params, principal }) => providers.remove(principal.workspaceId, params.id),
     }),
   ];

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { AppError } from '../../errors';
 import { dataFiles } from '../../data-dir';
+import { SystemInfo } from '../../schemas/system';
 import { DEFAULT_WORKSPACE_ID } from '../../services/auth';
 import { route, type Route } from '../route';
 
@@ -11,6 +12,7 @@ export function systemRoutes(dataDir: string, version: string): Route[] {
   return [
     route({
       method: 'get', path: '/api/public/v2/system', summary: 'Data folder and database size (local owner only)', tag: 'System', auth: 'key',
+      response: SystemInfo,
       handler: ({ principal }) => {
         // A path on the host machine is the owner's business, not another workspace's.
         if (principal.workspaceId !== DEFAULT_WORKSPACE_ID) {

@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { z } from 'zod';
 import { AppError } from '../../errors';
-import { SpansBulkBody, TraceIdParam, TraceListQuery } from '../../schemas/traces';
+import { SpansBulkAnswer, SpansBulkBody, TraceDetail, TraceIdParam, TraceList, TraceListQuery } from '../../schemas/traces';
 import type { TraceService } from '../../services/traces';
 import { decodeProtobufRequest, encodeProtobufResponse } from '../../traces/otlp/otlp-protobuf';
 import { spansFromOtlp, UndecodableError, type DecodedBatch } from '../../traces/otlp/otlp-spans';
@@ -53,6 +53,7 @@ export function traceRoutes(traces: TraceService, options: { bodyLimitBytes: num
     route({
       method: 'post', path: '/v1/traces', summary: 'OTLP/HTTP trace export (protobuf or JSON)', tag: 'Traces', auth: 'key',
       streamBody: OtlpBody,
+      response: { mediaType: 'application/x-protobuf', description: 'An ExportTraceServiceResponse in the request\'s encoding (protobuf, or OTLP/JSON `{}` / `{partialSuccess}`)' },
       handler: async ({ ctx, principal }) => {
         const format = FORMATS[ctx.request.type];
         if (!format) {
@@ -74,6 +75,7 @@ export function traceRoutes(traces: TraceService, options: { bodyLimitBytes: num
     route({
       method: 'post', path: '/spans-bulk', summary: "Spans from the PromptLayer JS SDK's exporter", tag: 'Traces', auth: 'key',
       body: SpansBulkBody,
+      response: SpansBulkAnswer,
       handler: async ({ body, principal }) => {
         const spans = body.spans.map(spanFromBulk);
         await traces.ingest(principal.workspaceId, spans);
@@ -83,11 +85,13 @@ export function traceRoutes(traces: TraceService, options: { bodyLimitBytes: num
     route({
       method: 'get', path: '/api/public/v2/traces', summary: 'Traces, newest first, with their rollups', tag: 'Traces', auth: 'key',
       query: TraceListQuery,
+      response: TraceList,
       handler: ({ query, principal }) => traces.list(principal.workspaceId, query),
     }),
     route({
       method: 'get', path: '/api/public/v2/traces/:trace_id', summary: 'One trace: its spans, parents before children', tag: 'Traces',
       auth: 'key', params: TraceIdParam,
+      response: TraceDetail,
       handler: ({ params, principal }) => traces.get(principal.workspaceId, params.trace_id.toLowerCase()),
     }),
   ];
