@@ -7,6 +7,7 @@ import type { FromRequestsBody } from '../schemas/datasets';
 import { exportStream, type ExportFormat } from './dataset-export';
 import { publishFromRequests, requestRecord } from './dataset-from-requests';
 import { publishFile } from './dataset-import';
+import { pageFields } from './page-fields';
 
 export interface DatasetServiceDeps {
   store: DatasetStore;
@@ -55,21 +56,6 @@ export function rowData(columns: readonly string[], json: string): Record<string
   const data = Object.create(null) as Record<string, unknown>;
   for (const column of columns) data[column] = Object.hasOwn(stored, column) ? stored[column] ?? null : null;
   return data;
-}
-
-/** The page fields of API.md's envelope, for lists that name their items themselves. */
-export function pageFields(page: number, perPage: number, total: number) {
-  const pages = Math.max(1, Math.ceil(total / perPage));
-  return {
-    page,
-    per_page: perPage,
-    total,
-    pages,
-    has_next: page < pages,
-    has_prev: page > 1,
-    next_num: page < pages ? page + 1 : null,
-    prev_num: page > 1 ? page - 1 : null,
-  };
 }
 
 /** Columns in order of first appearance across rows, after any given first. */

@@ -4,6 +4,7 @@ import type { PromptStore, TemplateRow, VersionRow } from '../store/prompts';
 import type { Writer } from '../store/writer';
 import { templateFormats } from '../templates';
 import { templateTexts } from '../templates/render-prompt';
+import { pageFields } from './page-fields';
 import type { PromptLinks, PromptVersionView } from './prompt-links';
 import { prepareForUse, providerFields, type PreparedPrompt, type UseOptions } from './prompt-use';
 import type { ProviderService } from './providers';
@@ -307,19 +308,7 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
 
 export type PromptService = ReturnType<typeof createPromptService>;
 
+/** The seed's template lists (Flask-SQLAlchemy's paginate) count no pages when empty. */
 function page<T>(items: T[], query: { page: number; per_page: number }, total: number) {
-  const pages = Math.ceil(total / query.per_page);
-  const hasNext = query.page < pages;
-  const hasPrev = query.page > 1;
-  return {
-    items,
-    page: query.page,
-    per_page: query.per_page,
-    pages,
-    total,
-    has_next: hasNext,
-    has_prev: hasPrev,
-    next_num: hasNext ? query.page + 1 : null,
-    prev_num: hasPrev ? query.page - 1 : null,
-  };
+  return { items, ...pageFields(query.page, query.per_page, total), ...(total === 0 ? { pages: 0 } : {}) };
 }

@@ -6,6 +6,7 @@ import type { RunReportBody, SetCellBody } from '../schemas/reports';
 import type { ReportCellStore } from '../store/report-cells';
 import type { ReportRow, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
+import { pageFields } from './page-fields';
 import { checkReferences } from './report-columns';
 import { roundCost } from './report-views';
 import type { ReportDatasets, ReportService } from './reports';
@@ -149,7 +150,6 @@ export function createReportRunService(deps: ReportRunDeps) {
       const missing = report.is_blueprint || report.status === 'RUNNING'
         ? { value: null, status: 'QUEUED' }
         : { value: null, status: 'SKIPPED', error: `Not computed: the run ended ${report.status}.` };
-      const pages = Math.max(1, Math.ceil(total / perPage));
       return {
         columns: columns.map((c) => ({ id: c.id, name: c.name, column_type: c.column_type })),
         rows: rows.map((row) => ({
@@ -169,7 +169,7 @@ export function createReportRunService(deps: ReportRunDeps) {
             }),
           ),
         })),
-        page, per_page: perPage, total, pages,
+        ...pageFields(page, perPage, total),
       };
     },
 

@@ -5,6 +5,7 @@ import type { CreateColumnBody, CreateReportBody, PatchColumnBody } from '../sch
 import type { ReportCellStore } from '../store/report-cells';
 import type { ReportColumnRow, ReportRow, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
+import { pageFields } from './page-fields';
 import { checkReferences, checkUniqueNames, columnView, parseConfiguration, readsOf, type ColumnDraft } from './report-columns';
 import { reportView } from './report-views';
 
@@ -196,11 +197,7 @@ export function createReportService(deps: ReportServiceDeps) {
           finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
         })),
       }));
-      const pages = Math.max(1, Math.ceil(total / perPage));
-      return {
-        items, page, per_page: perPage, pages, total,
-        has_next: page < pages, has_prev: page > 1, next_num: page < pages ? page + 1 : null, prev_num: page > 1 ? page - 1 : null,
-      };
+      return { items, ...pageFields(page, perPage, total) };
     },
 
     /** `DELETE /reports/{id}`: archived (gone from lists, 404 afterwards); a running run is canceled first. */

@@ -1,9 +1,8 @@
 import { IdParam } from '../../schemas/explorer';
 import { CreateApiKeyBody, CreateWorkspaceBody } from '../../schemas/workspaces';
 import type { AuthService } from '../../services/auth';
+import { isoDate as iso } from '../../iso-date';
 import { route, type Route } from '../route';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function workspaceRoutes(auth: AuthService): Route[] {
   return [
