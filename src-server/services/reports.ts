@@ -1,4 +1,5 @@
 import { AppError, invalidField, notFound } from '../errors';
+import { isoDate } from '../iso-date';
 import type { ColumnTypeId } from '../eval/column-type';
 import type { Runner } from '../eval/runner';
 import type { CreateColumnBody, CreateReportBody, PatchColumnBody } from '../schemas/reports';
@@ -47,7 +48,7 @@ export function createReportService(deps: ReportServiceDeps) {
   }
 
   function uniqueName(workspaceId: number): string {
-    const stamp = new Date(now()).toISOString().slice(0, 19).replace('T', ' ');
+    const stamp = isoDate(now()).slice(0, 19).replace('T', ' ');
     let name = `Evaluation ${stamp}`;
     for (let n = 2; reports.nameTaken(workspaceId, name); n++) name = `Evaluation ${stamp} (${n})`;
     return name;
