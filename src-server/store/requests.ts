@@ -67,6 +67,8 @@ export interface LoggedRequest {
   error_message: string | null;
   api_type: string | null;
   group_id: number | null;
+  span_id: string | null;
+  trace_id: string | null;
   created_at: string;
 }
 
@@ -98,6 +100,8 @@ function decode(r: RequestRow): LoggedRequest {
     error_message: r.error_message,
     api_type: r.api_type,
     group_id: r.group_id,
+    span_id: r.span_id,
+    trace_id: r.trace_id,
     created_at: isoDate(r.created_at),
   };
 }
