@@ -28,16 +28,16 @@ function seed(file: string) {
         const versionId = store.insertVersion({
           template_id: templateId,
           version_number: v,
-          prompt_template: JSON.stringify({
+          prompt_template: {
             type: 'chat',
             input_variables: ['topic', 'tone'],
             messages: [
               { role: 'system', content: [{ type: 'text', text: `You are assistant ${i}, version ${v}. Answer in a {tone} tone.` }] },
               { role: 'user', content: [{ type: 'text', text: 'Tell me about {topic}. Keep it under 100 words and cite one source.' }] },
             ],
-          }),
+          },
           commit_message: `v${v}`,
-          metadata: JSON.stringify({ model: { provider: 'openai', name: 'gpt-4o-mini', parameters: { temperature: 0.3, max_tokens: 256 } } }),
+          metadata: { model: { provider: 'openai', name: 'gpt-4o-mini', parameters: { temperature: 0.3, max_tokens: 256 } } },
           provider_id: null,
           created_at: now,
         });

@@ -345,15 +345,28 @@ describe.each(Object.keys(columnTypes) as ColumnTypeId[])('%s', (id) => {
   });
 });
 
-test('LLM calls are logged with the report tag, tokens and cost', () => {
-  const call = logged.find((l) => l.model === 'gpt-4o-mini' && l.output?.startsWith('echo: Hi Ada'));
+test('LLM calls are logged with the report tag, tokens and cost', async () => {
+  const type = columnTypes.PROMPT_TEMPLATE;
+  const config = type.config.parse({ template: { name: 'greeter' }, prompt_template_variable_mappings: { who: 'name' } });
+  const anthropic = type.config.parse({
+    inline_template: { prompt_template: { type: 'completion', content: [{ type: 'text', text: 'Logged {q}' }] } },
+    prompt_template_variable_mappings: { q: 'q' },
+    engine: { provider: 'anthropic', model: 'claude-3-5-haiku' },
+  });
+  const callsBefore = mock.calls.length;
+  const cell = ctx({ name: 'Grace', q: 'anthropic' });
+  await type.run(config, cell);
+  await type.run(anthropic, cell);
+  await cell.llm.settled();
+
+  const call = logged.find((l) => l.model === 'gpt-4o-mini' && l.output?.startsWith('echo: Hi Grace'));
   expect(call).toBeDefined();
   expect(call!.tags).toEqual(['report:7']);
   expect(call!.metadata).toEqual({ report_id: '7', column: 'col' });
   expect(call!.inputTokens).toBeGreaterThan(0);
   expect(call!.price).toBeGreaterThan(0);
   expect(call!.parameters).toEqual({ temperature: 0 });
-  const anthropicCall = mock.calls.find((c) => c.path === '/v1/messages');
+  const anthropicCall = mock.calls.slice(callsBefore).find((c) => c.path === '/v1/messages');
   expect(anthropicCall?.headers['x-api-key']).toBe('ak');
 });
 

@@ -1,12 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './support/server';
 
 describe('system endpoints', () => {
   let t: TestServer;
-  afterAll(() => t?.close());
+  beforeAll(async () => {
+    t = await startServer();
+  });
+  afterAll(() => t.close());
 
   it('answers /health without a key', async () => {
-    t = await startServer();
     const res = await t.api('/health', { key: null });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });

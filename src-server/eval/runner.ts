@@ -1,5 +1,5 @@
 import type { ReportCellStore, CellStatus } from '../store/report-cells';
-import type { ReportColumnRow, ReportRow, ReportStore } from '../store/reports';
+import type { Report, ReportColumn, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
 import { CellError, type CellContext, type ColumnType } from './column-type';
 import { columnTypes } from './columns/index';
@@ -14,7 +14,7 @@ export interface RunnerDatasets {
 
 export interface Progress {
   report_id: number;
-  status: ReportRow['status'];
+  status: Report['status'];
   total_cells: number;
   done_cells: number;
   running_cells: number;
@@ -36,7 +36,7 @@ export interface RunnerDeps {
   /** PROMPTLEDGER_EVAL_CONCURRENCY: rows in flight per run (a run may ask for fewer). */
   concurrency: number;
   /** Computes and stores the score of a finished run. */
-  finalize(report: ReportRow): Promise<void>;
+  finalize(report: Report): Promise<void>;
   now: () => number;
   log: { error(message: string, error?: unknown): void };
 }
@@ -52,7 +52,7 @@ class Stop extends Error {
 }
 
 interface PreparedColumn {
-  row: ReportColumnRow;
+  row: ReportColumn;
   type: ColumnType;
   config: unknown;
   reads: string[];
@@ -73,17 +73,17 @@ export function createRunner(deps: RunnerDeps) {
     for (const listener of listeners.get(reportId) ?? []) listener(event);
   };
 
-  function prepare(columns: ReportColumnRow[]): PreparedColumn[] {
+  function prepare(columns: ReportColumn[]): PreparedColumn[] {
     return columns
       .filter((c) => c.column_type !== 'DATASET')
       .map((row) => {
         const type = columnTypes[row.column_type as ColumnTypeId];
-        const config: unknown = type.config.parse(JSON.parse(row.configuration));
+        const config: unknown = type.config.parse(row.configuration);
         return { row, type, config, reads: type.reads(config) };
       });
   }
 
-  async function execute(report: ReportRow, controller: AbortController, progress: Progress): Promise<void> {
+  async function execute(report: Report, controller: AbortController, progress: Progress): Promise<void> {
     const signal = controller.signal;
     const columns = prepare(reports.columns(report.id));
     const rowCount = datasets.rowCount(report.workspace_id, report.dataset_id);
@@ -210,7 +210,7 @@ export function createRunner(deps: RunnerDeps) {
     if (signal.aborted) throw signal.reason;
   }
 
-  async function run(report: ReportRow, controller: AbortController, progress: Progress) {
+  async function run(report: Report, controller: AbortController, progress: Progress) {
     try {
       await execute(report, controller, progress);
       await tools.llm.settled();

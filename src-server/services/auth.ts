@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { AppError, notFound } from '../errors';
+import { isoDate } from '../iso-date';
 import type { WorkspaceStore } from '../store/workspaces';
 
 /** Who is calling: everything they read or write is scoped to `workspaceId`. */
@@ -85,7 +86,7 @@ export function createAuthService({ store, sessionSecret, now }: AuthDeps) {
         .setIssuedAt(issuedAt)
         .setExpirationTime(expiresAt)
         .sign(sessionSecret);
-      return { token, expires_at: new Date(expiresAt * 1000).toISOString() };
+      return { token, expires_at: isoDate(expiresAt * 1000) };
     },
 
     /**

@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { FromRequestsBody } from '../schemas/datasets';
-import type { RequestFilter, RequestRow, RequestStore } from '../store/requests';
+import { keysetOf, type LoggedRequest, type RequestFilter, type RequestStore } from '../store/requests';
 import { publishRecords, type DatasetImportDeps, type PublishedVersion } from './dataset-import';
 
 /** Columns every request row has, after its input variables. */
@@ -11,6 +11,8 @@ const PAGE = 500;
 
 type Block = { type?: string; text?: unknown };
 type Message = { role?: string; content?: Block[] | string };
+/** A stored input or output: a chat or completion template (validated when it was logged). */
+type Template = { type?: string; content?: Block[]; messages?: Message[] };
 
 const textOf = (content: Block[] | string | undefined): string =>
   typeof content === 'string'
@@ -21,13 +23,13 @@ const textOf = (content: Block[] | string | undefined): string =>
         .join('');
 
 /** The prompt as sent: completion text, or chat messages as `{role, content}` with their text. */
-function renderInput(input: { type?: string; content?: Block[]; messages?: Message[] }): unknown {
+function renderInput(input: Template): unknown {
   if (input.type === 'chat') return (input.messages ?? []).map((m) => ({ role: m.role, content: textOf(m.content) }));
   return textOf(input.content);
 }
 
 /** The answer's text; a reply with no text (only tool calls) is kept whole as JSON. */
-function renderOutput(output: { type?: string; content?: Block[]; messages?: Message[] }): unknown {
+function renderOutput(output: Template): unknown {
   if (output.type === 'chat') {
     const messages = output.messages ?? [];
     const text = messages.filter((m) => m.role === 'assistant').map((m) => textOf(m.content)).join('\n');
@@ -42,16 +44,16 @@ function renderOutput(output: { type?: string; content?: Block[]; messages?: Mes
  * given; absent ones are null) and then input, output, model, tags and request_id. A variable
  * named like one of those columns is kept as `<name>_variable`.
  */
-export function requestRecord(row: RequestRow, variablesToParse?: readonly string[]): Record<string, unknown> {
-  const variables = JSON.parse(row.prompt_input_variables) as Record<string, unknown> | null;
+export function requestRecord(row: LoggedRequest, variablesToParse?: readonly string[]): Record<string, unknown> {
+  const variables = row.prompt_input_variables;
   // Null prototype and hasOwn: a variable named `__proto__` or `constructor` is a column like any other.
   const record = Object.create(null) as Record<string, unknown>;
   const names = variablesToParse ?? Object.keys(variables ?? {});
   for (const name of names) record[FIXED.has(name) ? `${name}_variable` : name] = variables && Object.hasOwn(variables, name) ? variables[name] ?? null : null;
-  record.input = renderInput(JSON.parse(row.input));
-  record.output = renderOutput(JSON.parse(row.output));
+  record.input = renderInput(row.input as Template);
+  record.output = renderOutput(row.output as Template);
   record.model = row.model;
-  record.tags = JSON.parse(row.tags) as string[];
+  record.tags = row.tags;
   record.request_id = row.id;
   return record;
 }
@@ -111,8 +113,7 @@ export async function publishFromRequests(
         yield page.map((row) => requestRecord(row, body.variables_to_parse));
         left -= page.length;
         if (page.length < Math.min(PAGE, left + page.length)) return;
-        const last = page[page.length - 1];
-        after = { startTime: last.request_start_time, id: last.id };
+        after = keysetOf(page[page.length - 1]);
       }
     })();
   }

@@ -1,5 +1,5 @@
 import { AppError, invalidField, notFound } from '../errors';
-import { DRAFT_VERSION, type DatasetRow, type DatasetStore } from '../store/datasets';
+import { DRAFT_VERSION, type DatasetStore, type DatasetVersion } from '../store/datasets';
 import type { FolderStore } from '../store/folders';
 import type { RequestStore } from '../store/requests';
 import type { Writer } from '../store/writer';
@@ -7,6 +7,7 @@ import type { FromRequestsBody } from '../schemas/datasets';
 import { exportStream, type ExportFormat } from './dataset-export';
 import { publishFromRequests, requestRecord } from './dataset-from-requests';
 import { publishFile } from './dataset-import';
+import { pageFields } from './page-fields';
 
 export interface DatasetServiceDeps {
   store: DatasetStore;
@@ -16,60 +17,22 @@ export interface DatasetServiceDeps {
   now: () => number;
 }
 
-/** One version of a dataset group as the API and the evaluation engine see it. */
-export interface DatasetVersion {
-  id: number;
-  dataset_group_id: number;
-  /** >= 1 published (immutable); -1 the draft. */
-  version_number: number;
-  column_names: string[];
-  row_count: number;
-  created_at: string;
-}
+export type { DatasetVersion } from '../store/datasets';
 
 export interface DatasetRowView {
   row_index: number;
   data: Record<string, unknown>;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-export function versionView(row: DatasetRow): DatasetVersion {
-  return {
-    id: row.id,
-    dataset_group_id: row.dataset_group_id,
-    version_number: row.version_number!,
-    column_names: JSON.parse(row.column_names) as string[],
-    row_count: row.row_count,
-    created_at: iso(row.created_at),
-  };
-}
-
 /**
- * A row's data with every column present, in column order (a JSON row may lack some keys). A
+ * A row's data with every column present, in column order (a stored row may lack some keys). A
  * null-prototype object, read with hasOwn: a column named `__proto__`, `constructor` or
  * `toString` is data like any other, never the object's prototype or an inherited function.
  */
-export function rowData(columns: readonly string[], json: string): Record<string, unknown> {
-  const stored = JSON.parse(json) as Record<string, unknown>;
+export function rowData(columns: readonly string[], stored: Record<string, unknown>): Record<string, unknown> {
   const data = Object.create(null) as Record<string, unknown>;
   for (const column of columns) data[column] = Object.hasOwn(stored, column) ? stored[column] ?? null : null;
   return data;
-}
-
-/** The page fields of API.md's envelope, for lists that name their items themselves. */
-export function pageFields(page: number, perPage: number, total: number) {
-  const pages = Math.max(1, Math.ceil(total / perPage));
-  return {
-    page,
-    per_page: perPage,
-    total,
-    pages,
-    has_next: page < pages,
-    has_prev: page > 1,
-    next_num: page < pages ? page + 1 : null,
-    prev_num: page > 1 ? page - 1 : null,
-  };
 }
 
 /** Columns in order of first appearance across rows, after any given first. */
@@ -87,7 +50,7 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
     return group;
   }
 
-  function requireDataset(workspaceId: number, datasetId: number): DatasetRow {
+  function requireDataset(workspaceId: number, datasetId: number): DatasetVersion {
     const row = store.dataset(workspaceId, datasetId);
     if (!row) throw notFound(`Dataset ${datasetId}`);
     return row;
@@ -104,15 +67,11 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
     return writer.write(() => {
       if (!store.draft(groupId)) store.createDraft(groupId, now());
       const draft = store.draft(groupId)!;
-      const columns = mergeColumns(JSON.parse(draft.column_names) as string[], rows);
+      const columns = mergeColumns(draft.column_names, rows);
       store.insertRows(draft.id, draft.row_count, rows.map((r) => JSON.stringify(r)));
       store.setShape(draft.id, columns, draft.row_count + rows.length);
       return draft.id;
     });
-  }
-
-  function groupView(group: { id: number; name: string; workspace_id: number; folder_id: number | null; created_at: number }) {
-    return { id: group.id, name: group.name, workspace_id: group.workspace_id, folder_id: group.folder_id, created_at: iso(group.created_at) };
   }
 
   return {
@@ -127,7 +86,7 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
         return store.createGroup(workspaceId, body.name, folderId, now());
       });
       const group = store.group(workspaceId, created.groupId)!;
-      return { success: true, dataset_group: groupView(group), dataset: { id: created.draftId, version_number: DRAFT_VERSION } };
+      return { success: true, dataset_group: group, dataset: { id: created.draftId, version_number: DRAFT_VERSION } };
     },
 
     listGroups(workspaceId: number, query: { page: number; per_page: number; folder_id?: number; name?: string }) {
@@ -142,9 +101,9 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
         items: items.map((g) => {
           const s = summaries.get(g.id)!;
           return {
-            ...groupView(g),
+            ...g,
             version_count: s.versions,
-            latest_version: s.latest ? versionView(s.latest) : null,
+            latest_version: s.latest ?? null,
             draft_dataset_id: s.draft?.id ?? null,
           };
         }),
@@ -158,9 +117,9 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
       return {
         success: true,
         dataset_group: {
-          ...groupView(group),
+          ...group,
           version_count: s.versions,
-          latest_version: s.latest ? versionView(s.latest) : null,
+          latest_version: s.latest ?? null,
           draft_dataset_id: s.draft?.id ?? null,
         },
       };
@@ -174,13 +133,13 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
         requireGroup(workspaceId, query.dataset_group_id, ['query', 'dataset_group_id']);
         result = store.listVersions(query.dataset_group_id, query.include_draft, query.per_page, offset);
       }
-      return { datasets: result.items.map(versionView), ...pageFields(query.page, query.per_page, result.total) };
+      return { datasets: result.items, ...pageFields(query.page, query.per_page, result.total) };
     },
 
-    getVersion: (workspaceId: number, datasetId: number) => ({ success: true, dataset: versionView(requireDataset(workspaceId, datasetId)) }),
+    getVersion: (workspaceId: number, datasetId: number) => ({ success: true, dataset: requireDataset(workspaceId, datasetId) }),
 
     rows(workspaceId: number, datasetId: number, query: { page: number; per_page: number; q?: string }) {
-      const dataset = versionView(requireDataset(workspaceId, datasetId));
+      const dataset = requireDataset(workspaceId, datasetId);
       const offset = (query.page - 1) * query.per_page;
       const q = query.q?.trim();
       const { items, total } = q
@@ -207,7 +166,7 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
         store.setShape(datasetId, columns, texts.length);
         return store.dataset(workspaceId, datasetId)!;
       });
-      return { success: true, dataset: versionView(dataset) };
+      return { success: true, dataset };
     },
 
     /**
@@ -231,7 +190,7 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
         const id = draft?.id ?? store.createDraft(body.dataset_group_id, now());
         if (source) {
           store.copyRows(source.id, id);
-          store.setShape(id, JSON.parse(source.column_names) as string[], source.row_count);
+          store.setShape(id, source.column_names, source.row_count);
         }
         return id;
       });
@@ -267,7 +226,7 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
     },
 
     export(workspaceId: number, datasetId: number, format: ExportFormat) {
-      const version = versionView(requireDataset(workspaceId, datasetId));
+      const version = requireDataset(workspaceId, datasetId);
       const group = store.group(workspaceId, version.dataset_group_id)!;
       const label = version.version_number === DRAFT_VERSION ? 'draft' : `v${version.version_number}`;
       return { fileName: `${group.name}-${label}.${format}`, stream: exportStream(store, version, format) };
@@ -301,15 +260,15 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
       if (versionNumber === null) {
         const latest = store.latestPublished(groupId);
         if (!latest) throw new AppError('bad_request', `Dataset group ${groupId} has no published version yet.`);
-        return versionView(latest);
+        return latest;
       }
       const row = store.version(groupId, versionNumber);
       if (!row) throw notFound(`Version ${versionNumber} of dataset group ${groupId}`);
-      return versionView(row);
+      return row;
     },
 
     /** A visible version (published or draft) by dataset id; 404 if unknown or in another workspace. */
-    version: (workspaceId: number, datasetId: number): DatasetVersion => versionView(requireDataset(workspaceId, datasetId)),
+    version: (workspaceId: number, datasetId: number): DatasetVersion => requireDataset(workspaceId, datasetId),
 
     /**
      * A version's rows in row_index order, every column present. Reads in chunks with no cursor

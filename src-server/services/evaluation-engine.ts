@@ -4,6 +4,7 @@ import { createLlmGateway, type LlmCallLog } from '../eval/llm-gateway';
 import type { OutboundFetch } from '../outbound/gate';
 import { createRunner } from '../eval/runner';
 import { createSandbox } from '../eval/sandbox/quickjs';
+import { isoDate } from '../iso-date';
 import type { Logger } from '../logger';
 import { LogRequestBody } from '../schemas/logging';
 import type { DatasetStore } from '../store/datasets';
@@ -121,8 +122,8 @@ function logBody(call: LlmCallLog) {
     model: call.model,
     input: { type: 'chat', messages: call.messages.map((m) => ({ role: m.role, content: text(m.content) })) },
     output: { type: 'chat', messages: call.output === null ? [] : [{ role: 'assistant', content: text(call.output) }] },
-    request_start_time: new Date(call.startedAt).toISOString(),
-    request_end_time: new Date(call.endedAt).toISOString(),
+    request_start_time: isoDate(call.startedAt),
+    request_end_time: isoDate(call.endedAt),
     parameters: call.parameters,
     tags: call.tags,
     metadata: call.metadata,

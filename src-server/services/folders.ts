@@ -1,5 +1,5 @@
 import { AppError, notFound } from '../errors';
-import type { FolderRow, FolderStore } from '../store/folders';
+import type { FolderStore } from '../store/folders';
 import type { Writer } from '../store/writer';
 
 export interface FolderServiceDeps {
@@ -7,14 +7,6 @@ export interface FolderServiceDeps {
   writer: Writer;
   now: () => number;
 }
-
-const view = (f: FolderRow) => ({
-  id: f.id,
-  name: f.name,
-  parent_id: f.parent_id,
-  workspace_id: f.workspace_id,
-  created_at: new Date(f.created_at).toISOString(),
-});
 
 /** Folders form a tree per workspace; dataset groups, templates and reports sit in one or at the root. */
 export function createFolderService({ store, writer, now }: FolderServiceDeps) {
@@ -28,19 +20,19 @@ export function createFolderService({ store, writer, now }: FolderServiceDeps) {
         }
         return store.insert(workspaceId, body.name, parentId, now());
       });
-      return { success: true, folder: view(store.get(workspaceId, id)!) };
+      return { success: true, folder: store.get(workspaceId, id)! };
     },
 
     list(workspaceId: number, query: { parent_id?: number }) {
       if (query.parent_id !== undefined && !store.get(workspaceId, query.parent_id)) throw notFound(`Folder ${query.parent_id}`);
       const rows = query.parent_id === undefined ? store.list(workspaceId) : store.children(workspaceId, query.parent_id);
-      return { success: true, folders: rows.map(view) };
+      return { success: true, folders: rows };
     },
 
     get(workspaceId: number, id: number) {
       const folder = store.get(workspaceId, id);
       if (!folder) throw notFound(`Folder ${id}`);
-      return { success: true, folder: view(folder) };
+      return { success: true, folder };
     },
   };
 }

@@ -1,9 +1,10 @@
 import { AppError, invalidField, notFound } from '../errors';
 import type { FetchBody, ListQuery, PublishBody } from '../schemas/prompts';
-import type { PromptStore, TemplateRow, VersionRow } from '../store/prompts';
+import type { PromptStore, PromptTemplate, PromptVersion, ReleaseLabel } from '../store/prompts';
 import type { Writer } from '../store/writer';
 import { templateFormats } from '../templates';
 import { templateTexts } from '../templates/render-prompt';
+import { pageFields } from './page-fields';
 import type { PromptLinks, PromptVersionView } from './prompt-links';
 import { prepareForUse, providerFields, type PreparedPrompt, type UseOptions } from './prompt-use';
 import type { ProviderService } from './providers';
@@ -30,17 +31,16 @@ export interface TemplateRef {
 
 export const DEFAULT_LABEL = 'production';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const isDigits = (s: string) => /^\d+$/.test(s);
 
 export function createPromptService({ store, providers, writer, now }: PromptServiceDeps) {
-  function findTemplate(workspaceId: number, identifier: string): TemplateRow {
+  function findTemplate(workspaceId: number, identifier: string): PromptTemplate {
     const template = isDigits(identifier) ? store.templateById(workspaceId, Number(identifier)) : store.templateByName(workspaceId, identifier);
     if (!template) throw notFound(`Prompt template '${identifier}'`);
     return template;
   }
 
-  function pickVersion(template: TemplateRow, selector: VersionSelector, where: 'body' | 'query'): VersionRow {
+  function pickVersion(template: PromptTemplate, selector: VersionSelector, where: 'body' | 'query'): PromptVersion {
     if (selector.version != null && selector.label != null) {
       throw invalidField([where, 'label'], 'Give either a version or a label, not both');
     }
@@ -55,14 +55,10 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
     return store.version(template.id, template.latest_version)!;
   }
 
-  const content = (v: VersionRow) => ({
-    prompt_template: JSON.parse(v.prompt_template) as Record<string, unknown>,
-    metadata: JSON.parse(v.metadata) as Record<string, unknown>,
-    provider_id: v.provider_id,
-  });
+  const content = ({ prompt_template, metadata, provider_id }: PromptVersion) => ({ prompt_template, metadata, provider_id });
 
   /** A template at one version, as the raw fetch and the list show it (kwargs unrendered). */
-  function item(t: TemplateRow, v: VersionRow, labels: string[]) {
+  function item(t: PromptTemplate, v: PromptVersion, labels: string[]) {
     const prepared = prepareForUse(providers, t.workspace_id, content(v), { skip_input_variable_rendering: true });
     return {
       id: t.id,
@@ -74,10 +70,10 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
       version: v.version_number,
       prompt_version_id: v.id,
       release_labels: labels,
-      tags: JSON.parse(t.tags) as string[],
+      tags: t.tags,
       folder_id: t.folder_id,
       workspace_id: t.workspace_id,
-      created_at: iso(v.created_at),
+      created_at: v.created_at,
     };
   }
 
@@ -96,17 +92,17 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
     return null;
   }
 
-  const labelView = (l: { id: number; name: string; template_id: number; version_id: number; version_number: number; created_at: number; updated_at: number }) => ({
+  const labelView = (l: ReleaseLabel) => ({
     id: l.id,
     name: l.name,
     prompt_id: l.template_id,
     prompt_version_id: l.version_id,
     prompt_version_number: l.version_number,
-    created_at: iso(l.created_at),
-    updated_at: iso(l.updated_at),
+    created_at: l.created_at,
+    updated_at: l.updated_at,
   });
 
-  function requireVersion(template: TemplateRow, number: number): VersionRow {
+  function requireVersion(template: PromptTemplate, number: number): PromptVersion {
     const version = store.version(template.id, number);
     if (!version) throw notFound(`Version ${number} of prompt template '${template.name}'`);
     return version;
@@ -117,7 +113,7 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
       const template =
         link.promptId != null ? store.templateById(workspaceId, link.promptId) : link.promptName ? store.templateByName(workspaceId, link.promptName) : undefined;
       if (!template) return null;
-      let version: VersionRow | undefined;
+      let version: PromptVersion | undefined;
       if (link.versionNumber != null) version = store.version(template.id, link.versionNumber);
       else if (link.label != null) {
         const label = store.label(template.id, link.label);
@@ -132,8 +128,8 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
     },
   };
 
-  function versionView(v: VersionRow): PromptVersionView {
-    return { prompt_template: JSON.parse(v.prompt_template), commit_message: v.commit_message, metadata: JSON.parse(v.metadata) };
+  function versionView(v: PromptVersion): PromptVersionView {
+    return { prompt_template: v.prompt_template, commit_message: v.commit_message, metadata: v.metadata };
   }
 
   return {
@@ -156,16 +152,16 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
         const providerId = linkedProviderId(workspaceId, body.prompt_version);
         const at = now();
         const existing = store.templateByName(workspaceId, name);
-        const tags = body.prompt_template.tags ?? (existing ? (JSON.parse(existing.tags) as string[]) : []);
+        const tags = body.prompt_template.tags ?? (existing?.tags ?? []);
         const templateId = existing?.id ?? store.insertTemplate({ workspaceId, name, folderId, tags, now: at });
         const versionNumber = (existing?.latest_version ?? 0) + 1;
         const metadata = body.prompt_version.metadata ?? {};
         const versionId = store.insertVersion({
           template_id: templateId,
           version_number: versionNumber,
-          prompt_template: JSON.stringify(template),
+          prompt_template: template,
           commit_message: body.prompt_version.commit_message ?? null,
-          metadata: JSON.stringify(metadata),
+          metadata,
           provider_id: providerId,
           created_at: at,
         });
@@ -204,7 +200,7 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
       return {
         id: template.id,
         prompt_name: template.name,
-        tags: JSON.parse(template.tags) as string[],
+        tags: template.tags,
         workspace_id: workspaceId,
         version: version.version_number,
         prompt_version_id: version.id,
@@ -253,11 +249,11 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
         id: v.id,
         prompt_id: template.id,
         version_number: v.version_number,
-        prompt_template: JSON.parse(v.prompt_template) as unknown,
+        prompt_template: v.prompt_template,
         commit_message: v.commit_message,
-        metadata: JSON.parse(v.metadata) as unknown,
+        metadata: v.metadata,
         release_labels: labels.get(v.id)!,
-        created_at: iso(v.created_at),
+        created_at: v.created_at,
       }));
       return page(items, query, template.latest_version);
     },
@@ -307,19 +303,7 @@ export function createPromptService({ store, providers, writer, now }: PromptSer
 
 export type PromptService = ReturnType<typeof createPromptService>;
 
+/** The seed's template lists (Flask-SQLAlchemy's paginate) count no pages when empty. */
 function page<T>(items: T[], query: { page: number; per_page: number }, total: number) {
-  const pages = Math.ceil(total / query.per_page);
-  const hasNext = query.page < pages;
-  const hasPrev = query.page > 1;
-  return {
-    items,
-    page: query.page,
-    per_page: query.per_page,
-    pages,
-    total,
-    has_next: hasNext,
-    has_prev: hasPrev,
-    next_num: hasNext ? query.page + 1 : null,
-    prev_num: hasPrev ? query.page - 1 : null,
-  };
+  return { items, ...pageFields(query.page, query.per_page, total), ...(total === 0 ? { pages: 0 } : {}) };
 }

@@ -1,7 +1,7 @@
 import { AppError, type ErrorDetail } from '../errors';
 import type { ColumnTypeId } from '../eval/column-type';
 import { columnTypes } from '../eval/columns/index';
-import type { ReportColumnRow } from '../store/reports';
+import type { ReportColumn } from '../store/reports';
 
 /** A column as a report holds it, before or after it is stored. */
 export interface ColumnDraft {
@@ -68,14 +68,7 @@ export function checkUniqueNames(columns: ColumnDraft[], locOf: (index: number) 
   });
 }
 
-export function columnView(row: ReportColumnRow) {
-  return {
-    id: row.id,
-    report_id: row.report_id,
-    column_type: row.column_type,
-    name: row.name,
-    configuration: JSON.parse(row.configuration) as Record<string, unknown>,
-    position: row.position,
-    is_part_of_score: row.is_part_of_score === 1,
-  };
+export function columnView(column: ReportColumn) {
+  const { id, report_id, column_type, name, configuration, position, is_part_of_score } = column;
+  return { id, report_id, column_type, name, configuration, position, is_part_of_score };
 }

@@ -4,8 +4,9 @@ import type { Runner, RunEvent } from '../eval/runner';
 import { combineScores, scoreColumn, scoreColumns, type ColumnScore } from '../eval/score';
 import type { RunReportBody, SetCellBody } from '../schemas/reports';
 import type { ReportCellStore } from '../store/report-cells';
-import type { ReportRow, ReportStore } from '../store/reports';
+import type { Report, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
+import { pageFields } from './page-fields';
 import { checkReferences } from './report-columns';
 import { roundCost } from './report-views';
 import type { ReportDatasets, ReportService } from './reports';
@@ -24,22 +25,21 @@ export interface ReportRunDeps {
 export function createReportRunService(deps: ReportRunDeps) {
   const { reports, cells, writer, datasets, now } = deps;
 
-  function requireFinal(workspaceId: number, id: number): ReportRow {
+  function requireFinal(workspaceId: number, id: number): Report {
     const report = deps.pipelines.requireReport(workspaceId, id);
     if (report.is_blueprint) throw new AppError('bad_request', 'This report is a pipeline; run it first and ask its run.');
     return report;
   }
 
-  function computeScore(report: ReportRow) {
-    const columns = reports.columns(report.id).map((c) => ({ id: c.id, name: c.name, column_type: c.column_type, is_part_of_score: c.is_part_of_score === 1 }));
-    const chosen = scoreColumns(columns, report.score_card === null ? null : (JSON.parse(report.score_card) as string[]));
+  function computeScore(report: Report) {
+    const chosen = scoreColumns(reports.columns(report.id), report.score_card);
     const scores = chosen.map((c) => scoreColumn(c.name, cells.columnValues(report.id, c.id))).filter((s): s is ColumnScore => s !== null);
     return combineScores(chosen.map((c) => c.name), scores);
   }
 
   return {
     /** Called by the runner when a run ends: stores the score with the report. */
-    async finalize(report: ReportRow) {
+    async finalize(report: Report) {
       const fresh = reports.byId(report.id) ?? report;
       const score = computeScore(fresh);
       await writer.write(() => reports.setScore(report.id, score.overall_score, score.score_type, score.details, now()));
@@ -64,19 +64,19 @@ export function createReportRunService(deps: ReportRunDeps) {
       const evaluated = reports.columns(pipeline.id).filter((c) => c.column_type !== 'DATASET');
       const columns = [
         ...version.column_names.map((name) => ({ name, column_type: 'DATASET', configuration: {}, is_part_of_score: false })),
-        ...evaluated.map((c) => ({ name: c.name, column_type: c.column_type, configuration: JSON.parse(c.configuration) as Record<string, unknown>, is_part_of_score: c.is_part_of_score === 1 })),
+        ...evaluated.map(({ name, column_type, configuration, is_part_of_score }) => ({ name, column_type, configuration, is_part_of_score })),
       ];
       // Another version may lack a column the pipeline reads.
       checkReferences(columns, () => ['body', 'dataset_id']);
       const at = now();
       const id = await writer.write(() => {
         const reportId = reports.insert({
-          workspace_id: workspaceId, name: body.name, folder_id: pipeline.folder_id, is_blueprint: 0, parent_report_id: pipeline.id,
+          workspace_id: workspaceId, name: body.name, folder_id: pipeline.folder_id, is_blueprint: false, parent_report_id: pipeline.id,
           dataset_group_id: pipeline.dataset_group_id, dataset_id: version.id, status: 'RUNNING', concurrency: body.concurrency ?? null,
           score_card: pipeline.score_card, started_at: at, created_at: at,
         });
         columns.forEach((c, position) =>
-          reports.insertColumn(reportId, { position, name: c.name, column_type: c.column_type, configuration: JSON.stringify(c.configuration), is_part_of_score: c.is_part_of_score ? 1 : 0 }, at),
+          reports.insertColumn(reportId, { ...c, position }, at),
         );
         return reportId;
       });
@@ -120,7 +120,7 @@ export function createReportRunService(deps: ReportRunDeps) {
       if (column.column_type !== 'HUMAN') throw invalidField(['body', 'column_name'], `Column '${body.column_name}' is a ${column.column_type} column; only HUMAN cells are entered by hand`);
       const rowCount = datasets.version(workspaceId, report.dataset_id).row_count;
       if (body.row_index >= rowCount) throw invalidField(['body', 'row_index'], `The dataset has ${rowCount} rows (0–${rowCount - 1})`);
-      const dataType = (JSON.parse(column.configuration) as { data_type: 'number' | 'string' | 'boolean' }).data_type;
+      const dataType = (column.configuration as { data_type: 'number' | 'string' | 'boolean' }).data_type;
       const problem = humanValueProblem(dataType, body.value);
       if (problem) throw invalidField(['body', 'value'], `${problem} (column '${column.name}' holds ${dataType} values)`);
       const status = body.value === null ? 'SKIPPED' : body.value === false ? 'FAILED' : 'PASSED';
@@ -149,7 +149,6 @@ export function createReportRunService(deps: ReportRunDeps) {
       const missing = report.is_blueprint || report.status === 'RUNNING'
         ? { value: null, status: 'QUEUED' }
         : { value: null, status: 'SKIPPED', error: `Not computed: the run ended ${report.status}.` };
-      const pages = Math.max(1, Math.ceil(total / perPage));
       return {
         columns: columns.map((c) => ({ id: c.id, name: c.name, column_type: c.column_type })),
         rows: rows.map((row) => ({
@@ -169,7 +168,7 @@ export function createReportRunService(deps: ReportRunDeps) {
             }),
           ),
         })),
-        page, per_page: perPage, total, pages,
+        ...pageFields(page, perPage, total),
       };
     },
 

@@ -1,9 +1,7 @@
 import type { Runner } from '../eval/runner';
 import type { ReportCellStore } from '../store/report-cells';
-import type { ReportColumnRow, ReportRow } from '../store/reports';
+import type { Report, ReportColumn } from '../store/reports';
 import { columnView } from './report-columns';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Costs are fractions of a cent; rounding at 1e-10 USD drops float noise, never a real amount. */
 export const roundCost = (usd: number) => Math.round(usd * 1e10) / 1e10;
@@ -13,8 +11,8 @@ export const roundCost = (usd: number) => Math.round(usd * 1e10) / 1e10;
  * computed (PASSED, FAILED or SKIPPED), FAILED ended in ERROR.
  */
 export function reportView(
-  report: ReportRow,
-  columns: ReportColumnRow[],
+  report: Report,
+  columns: ReportColumn[],
   cells: ReportCellStore,
   runner: Runner,
   datasets: { version(workspaceId: number, datasetId: number): { row_count: number } },
@@ -29,21 +27,21 @@ export function reportView(
   const rowCount = datasets.version(report.workspace_id, report.dataset_id).row_count;
   const running = live?.running_cells ?? 0;
   const finalReport = !report.is_blueprint;
-  const end = report.finished_at ?? (report.status === 'RUNNING' ? now : null);
+  const end = report.finished_at !== null ? Date.parse(report.finished_at) : report.status === 'RUNNING' ? now : null;
   return {
     success: true,
     report: {
       id: report.id,
       name: report.name,
-      is_blueprint: report.is_blueprint === 1,
+      is_blueprint: report.is_blueprint,
       parent_report_id: report.parent_report_id,
       dataset_group_id: report.dataset_group_id,
       dataset_id: report.dataset_id,
       folder_id: report.folder_id,
       score: report.score,
-      score_card: report.score_card === null ? null : (JSON.parse(report.score_card) as string[]),
-      created_at: iso(report.created_at),
-      updated_at: iso(report.updated_at),
+      score_card: report.score_card,
+      created_at: report.created_at,
+      updated_at: report.updated_at,
     },
     status: report.status,
     error: report.error,
@@ -57,7 +55,7 @@ export function reportView(
       cost: roundCost(totals.cost),
       input_tokens: totals.input_tokens,
       output_tokens: totals.output_tokens,
-      duration_ms: report.started_at !== null && end !== null ? end - report.started_at : null,
+      duration_ms: report.started_at !== null && end !== null ? end - Date.parse(report.started_at) : null,
     },
     report_columns: columns.map(columnView),
   };

@@ -1,10 +1,12 @@
 import { AppError, invalidField, notFound } from '../errors';
+import { isoDate } from '../iso-date';
 import type { ColumnTypeId } from '../eval/column-type';
 import type { Runner } from '../eval/runner';
 import type { CreateColumnBody, CreateReportBody, PatchColumnBody } from '../schemas/reports';
 import type { ReportCellStore } from '../store/report-cells';
-import type { ReportColumnRow, ReportRow, ReportStore } from '../store/reports';
+import type { Report, ReportColumn, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
+import { pageFields } from './page-fields';
 import { checkReferences, checkUniqueNames, columnView, parseConfiguration, readsOf, type ColumnDraft } from './report-columns';
 import { reportView } from './report-views';
 
@@ -33,43 +35,43 @@ const datasetColumn = (name: string): ColumnDraft => ({ name, column_type: 'DATA
 export function createReportService(deps: ReportServiceDeps) {
   const { reports, writer, datasets, now } = deps;
 
-  function requireReport(workspaceId: number, id: number): ReportRow {
+  function requireReport(workspaceId: number, id: number): Report {
     const report = reports.get(workspaceId, id);
     if (!report) throw notFound('Report');
     return report;
   }
 
-  function requirePipeline(workspaceId: number, id: number): ReportRow {
+  function requirePipeline(workspaceId: number, id: number): Report {
     const report = requireReport(workspaceId, id);
     if (!report.is_blueprint) throw new AppError('forbidden', 'This report is a finished run; its columns are fixed. Edit its pipeline and run it again.');
     return report;
   }
 
   function uniqueName(workspaceId: number): string {
-    const stamp = new Date(now()).toISOString().slice(0, 19).replace('T', ' ');
+    const stamp = isoDate(now()).slice(0, 19).replace('T', ' ');
     let name = `Evaluation ${stamp}`;
     for (let n = 2; reports.nameTaken(workspaceId, name); n++) name = `Evaluation ${stamp} (${n})`;
     return name;
   }
 
   /** Stores the column list in order (positions 0..n-1), replacing what the report had. */
-  function saveColumns(reportId: number, existing: ReportColumnRow[], columns: ColumnDraft[], at: number): void {
+  function saveColumns(reportId: number, existing: ReportColumn[], columns: ColumnDraft[], at: number): void {
     const kept = new Set(columns.map((c) => c.id).filter((id) => id !== undefined));
     for (const row of existing) if (!kept.has(row.id)) reports.deleteColumn(row.id);
     // Two passes so a rename or a move never collides with the UNIQUE(report_id, name) mid-way.
     columns.forEach((c, i) => {
-      if (c.id !== undefined) reports.updateColumn({ id: c.id, position: i, name: `\u0000${c.id}`, configuration: JSON.stringify(c.configuration), is_part_of_score: c.is_part_of_score ? 1 : 0 });
+      if (c.id !== undefined) reports.updateColumn(c.id, { position: i, name: `\u0000${c.id}`, configuration: c.configuration, is_part_of_score: c.is_part_of_score });
     });
     columns.forEach((c, i) => {
-      const row = { position: i, name: c.name, column_type: c.column_type, configuration: JSON.stringify(c.configuration), is_part_of_score: c.is_part_of_score ? 1 : 0 };
-      if (c.id === undefined) c.id = reports.insertColumn(reportId, row, at);
-      else reports.updateColumn({ id: c.id, ...row });
+      const column = { position: i, name: c.name, column_type: c.column_type, configuration: c.configuration, is_part_of_score: c.is_part_of_score };
+      if (c.id === undefined) c.id = reports.insertColumn(reportId, column, at);
+      else reports.updateColumn(c.id, column);
     });
     reports.touch(reportId, at);
   }
 
-  const drafts = (rows: ReportColumnRow[]): ColumnDraft[] =>
-    rows.map((r) => ({ id: r.id, name: r.name, column_type: r.column_type, configuration: JSON.parse(r.configuration) as Record<string, unknown>, is_part_of_score: r.is_part_of_score === 1 }));
+  const drafts = (rows: ReportColumn[]): ColumnDraft[] =>
+    rows.map(({ id, name, column_type, configuration, is_part_of_score }) => ({ id, name, column_type, configuration, is_part_of_score }));
 
   /** Where a new column goes: `position` counts every column, dataset ones included, which stay leftmost. */
   function insertAt(columns: ColumnDraft[], position: number | null | undefined, loc: Array<string | number>): number {
@@ -109,7 +111,7 @@ export function createReportService(deps: ReportServiceDeps) {
       const at = now();
       const id = await writer.write(() => {
         const reportId = reports.insert({
-          workspace_id: workspaceId, name, folder_id: body.folder_id ?? null, is_blueprint: 1, parent_report_id: null,
+          workspace_id: workspaceId, name, folder_id: body.folder_id ?? null, is_blueprint: true, parent_report_id: null,
           dataset_group_id: version.dataset_group_id, dataset_id: version.id, status: null, concurrency: null, score_card: null,
           started_at: null, created_at: at,
         });
@@ -184,23 +186,19 @@ export function createReportService(deps: ReportServiceDeps) {
         dataset_group_id: p.dataset_group_id,
         dataset_id: p.dataset_id,
         column_count: reports.columns(p.id).filter((c) => c.column_type !== 'DATASET').length,
-        created_at: new Date(p.created_at).toISOString(),
-        updated_at: new Date(p.updated_at).toISOString(),
+        created_at: p.created_at,
+        updated_at: p.updated_at,
         runs: reports.runsOf(p.id).map((r) => ({
           id: r.id,
           name: r.name,
           status: r.status,
           score: r.score,
           dataset_id: r.dataset_id,
-          created_at: new Date(r.created_at).toISOString(),
-          finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
+          created_at: r.created_at,
+          finished_at: r.finished_at,
         })),
       }));
-      const pages = Math.max(1, Math.ceil(total / perPage));
-      return {
-        items, page, per_page: perPage, pages, total,
-        has_next: page < pages, has_prev: page > 1, next_num: page < pages ? page + 1 : null, prev_num: page > 1 ? page - 1 : null,
-      };
+      return { items, ...pageFields(page, perPage, total) };
     },
 
     /** `DELETE /reports/{id}`: archived (gone from lists, 404 afterwards); a running run is canceled first. */

@@ -4,7 +4,7 @@ import type { RequestListQuery } from '../schemas/explorer';
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from '../schemas/common';
 import type { Writer } from '../store/writer';
 import type { Ingest } from '../store/ingest';
-import type { Keyset, RequestRow, RequestStore } from '../store/requests';
+import { keysetOf, type Keyset, type LoggedRequest, type RequestStore } from '../store/requests';
 import type { RequestStatsStore } from '../store/request-stats';
 import { percentiles, utcDay } from '../store/request-stats';
 import { type PromptLinks, requestAsVersion } from './prompt-links';
@@ -20,32 +20,28 @@ export interface RequestServiceDeps {
   now: () => number;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /** A logged request in the log body's own field names (API.md "A logged request"). */
 export type RequestView = ReturnType<ReturnType<typeof createRequestService>['view']>;
 
 export function createRequestService({ store, stats, writer, ingest, promptLinks, now }: RequestServiceDeps) {
-  function view(row: RequestRow, scores: Record<string, number>) {
-    const input = JSON.parse(row.input);
-    const parameters = JSON.parse(row.parameters);
+  function view(row: LoggedRequest, scores: Record<string, number>) {
     const linked = row.prompt_version_id === null ? null : promptLinks.version(row.workspace_id, row.prompt_version_id);
     return {
       id: row.id,
       provider: row.provider,
       model: row.model,
-      input,
-      output: JSON.parse(row.output),
-      request_start_time: iso(row.request_start_time),
-      request_end_time: iso(row.request_end_time),
+      input: row.input,
+      output: row.output,
+      request_start_time: row.request_start_time,
+      request_end_time: row.request_end_time,
       latency_ms: row.latency_ms,
-      parameters,
-      tags: JSON.parse(row.tags) as string[],
-      metadata: JSON.parse(row.metadata) as Record<string, string>,
+      parameters: row.parameters,
+      tags: row.tags,
+      metadata: row.metadata,
       prompt_id: row.prompt_id,
       prompt_name: row.prompt_name,
       prompt_version_number: row.prompt_version_number,
-      prompt_input_variables: JSON.parse(row.prompt_input_variables),
+      prompt_input_variables: row.prompt_input_variables,
       input_tokens: row.input_tokens,
       output_tokens: row.output_tokens,
       price: row.price,
@@ -61,12 +57,12 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
       span_id: row.span_id,
       trace_id: row.trace_id,
       scores,
-      prompt_version: linked ?? requestAsVersion(input, row.provider, row.model, parameters),
-      created_at: iso(row.created_at),
+      prompt_version: linked ?? requestAsVersion(row.input, row.provider, row.model, row.parameters),
+      created_at: row.created_at,
     };
   }
 
-  function requireRow(workspaceId: number, id: number): RequestRow {
+  function requireRow(workspaceId: number, id: number): LoggedRequest {
     const row = store.get(workspaceId, id);
     if (!row) throw notFound('Request');
     return row;
@@ -162,7 +158,7 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
       const unfiltered = Object.values(filter).every((v) => v === undefined || (Array.isArray(v) && v.length === 0));
       return {
         items: page.map((row) => view(row, scores.get(row.id)!)),
-        next_cursor: rows.length > query.limit ? encodeCursor({ startTime: last.request_start_time, id: last.id }) : null,
+        next_cursor: rows.length > query.limit ? encodeCursor(keysetOf(last)) : null,
         total_estimate: unfiltered ? stats.total(workspaceId) : store.count(workspaceId, filter),
       };
     },
@@ -187,7 +183,10 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
     },
 
     async addMetadata(workspaceId: number, requestId: number, metadata: Record<string, string>) {
-      await writer.write(() => store.mergeMetadata(requireRow(workspaceId, requestId), metadata));
+      requireRow(workspaceId, requestId);
+      await writer.write(() => {
+        if (!store.mergeMetadata(workspaceId, requestId, metadata)) throw notFound('Request');
+      });
     },
 
     async setGroup(workspaceId: number, requestId: number, groupId: number) {

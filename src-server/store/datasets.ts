@@ -1,6 +1,7 @@
+import { isoDate } from '../iso-date';
 import type { Db } from './db';
 
-export interface DatasetGroupRow {
+interface DatasetGroupRow {
   id: number;
   workspace_id: number;
   folder_id: number | null;
@@ -9,7 +10,7 @@ export interface DatasetGroupRow {
 }
 
 /** One version of a group. `column_names` is a JSON array; see 003-datasets.ts for version_number. */
-export interface DatasetRow {
+interface DatasetRow {
   id: number;
   dataset_group_id: number;
   version_number: number | null;
@@ -19,9 +20,58 @@ export interface DatasetRow {
 }
 
 /** A stored row: `data` is the JSON text of `{column: value}`. */
-export interface DatasetRowRecord {
+interface DatasetRowRecord {
   row_index: number;
   data: string;
+}
+
+export interface DatasetGroup {
+  id: number;
+  name: string;
+  workspace_id: number;
+  folder_id: number | null;
+  created_at: string;
+}
+
+/** One version of a dataset group as the API and the evaluation engine see it. */
+export interface DatasetVersion {
+  id: number;
+  dataset_group_id: number;
+  /** >= 1 published (immutable); -1 the draft. */
+  version_number: number;
+  column_names: string[];
+  row_count: number;
+  created_at: string;
+}
+
+/** A row as stored: its JSON object may lack columns added after it was written. */
+export interface StoredDatasetRow {
+  row_index: number;
+  data: Record<string, unknown>;
+}
+
+const decodeGroup = (g: DatasetGroupRow): DatasetGroup => ({
+  id: g.id,
+  name: g.name,
+  workspace_id: g.workspace_id,
+  folder_id: g.folder_id,
+  created_at: isoDate(g.created_at),
+});
+
+// Every query that decodes a version reads visible ones only (version_number NOT NULL).
+const decodeVersion = (d: DatasetRow): DatasetVersion => ({
+  id: d.id,
+  dataset_group_id: d.dataset_group_id,
+  version_number: d.version_number!,
+  column_names: JSON.parse(d.column_names) as string[],
+  row_count: d.row_count,
+  created_at: isoDate(d.created_at),
+});
+
+const decodeRow = (r: DatasetRowRecord): StoredDatasetRow => ({ row_index: r.row_index, data: JSON.parse(r.data) as Record<string, unknown> });
+
+function maybe<R, T>(decode: (row: R) => T, row: R | undefined): T | undefined {
+  return row === undefined ? undefined : decode(row);
 }
 
 export const DRAFT_VERSION = -1;
@@ -89,43 +139,45 @@ export function createDatasetStore(db: Db) {
       return { groupId, draftId };
     },
 
-    group: (workspaceId: number, id: number) => groupById.get(id, workspaceId),
-    groupByName: (workspaceId: number, name: string) => groupByName.get(workspaceId, name),
+    group: (workspaceId: number, id: number) => maybe(decodeGroup, groupById.get(id, workspaceId)),
+    groupByName: (workspaceId: number, name: string) => maybe(decodeGroup, groupByName.get(workspaceId, name)),
 
     listGroups(workspaceId: number, filter: { folderId?: number | null; name?: string }, limit: number, offset: number) {
       const { where, params } = groupWhere(workspaceId, filter);
       const items = db
         .prepare<unknown[], DatasetGroupRow>(`SELECT * FROM dataset_groups WHERE ${where} ORDER BY id DESC LIMIT ? OFFSET ?`)
-        .all(...params, limit, offset);
+        .all(...params, limit, offset)
+        .map(decodeGroup);
       const total = (db.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM dataset_groups WHERE ${where}`).get(...params) as { n: number }).n;
       return { items, total };
     },
 
     /** Summaries of many groups at once: published version count and the latest published version. */
-    groupSummaries(groupIds: number[]): Map<number, { versions: number; latest: DatasetRow | undefined; draft: DatasetRow | undefined }> {
-      const out = new Map(groupIds.map((id) => [id, { versions: 0, latest: undefined as DatasetRow | undefined, draft: undefined as DatasetRow | undefined }]));
+    groupSummaries(groupIds: number[]): Map<number, { versions: number; latest: DatasetVersion | undefined; draft: DatasetVersion | undefined }> {
+      const out = new Map(groupIds.map((id) => [id, { versions: 0, latest: undefined as DatasetVersion | undefined, draft: undefined as DatasetVersion | undefined }]));
       if (groupIds.length === 0) return out;
       const rows = db
         .prepare<[string], DatasetRow>(
           'SELECT * FROM datasets WHERE dataset_group_id IN (SELECT value FROM json_each(?)) AND version_number IS NOT NULL',
         )
-        .all(JSON.stringify(groupIds));
+        .all(JSON.stringify(groupIds))
+        .map(decodeVersion);
       for (const row of rows) {
         const summary = out.get(row.dataset_group_id)!;
         if (row.version_number === DRAFT_VERSION) summary.draft = row;
         else {
           summary.versions++;
-          if (!summary.latest || row.version_number! > summary.latest.version_number!) summary.latest = row;
+          if (!summary.latest || row.version_number > summary.latest.version_number) summary.latest = row;
         }
       }
       return out;
     },
 
     /** A visible version (published or draft) in the workspace; imports still running are not. */
-    dataset: (workspaceId: number, id: number) => datasetById.get(id, workspaceId),
-    version: (groupId: number, versionNumber: number) => byVersion.get(groupId, versionNumber),
-    draft: (groupId: number) => byVersion.get(groupId, DRAFT_VERSION),
-    latestPublished: (groupId: number) => latest.get(groupId),
+    dataset: (workspaceId: number, id: number) => maybe(decodeVersion, datasetById.get(id, workspaceId)),
+    version: (groupId: number, versionNumber: number) => maybe(decodeVersion, byVersion.get(groupId, versionNumber)),
+    draft: (groupId: number) => maybe(decodeVersion, byVersion.get(groupId, DRAFT_VERSION)),
+    latestPublished: (groupId: number) => maybe(decodeVersion, latest.get(groupId)),
 
     listVersions(groupId: number, includeDraft: boolean, limit: number, offset: number) {
       const where = `dataset_group_id = ? AND ${includeDraft ? 'version_number IS NOT NULL' : 'version_number >= 1'}`;
@@ -134,7 +186,8 @@ export function createDatasetStore(db: Db) {
         .prepare<[number, number, number], DatasetRow>(
           `SELECT * FROM datasets WHERE ${where} ORDER BY version_number = -1 DESC, version_number DESC LIMIT ? OFFSET ?`,
         )
-        .all(groupId, limit, offset);
+        .all(groupId, limit, offset)
+        .map(decodeVersion);
       const total = (db.prepare<[number], { n: number }>(`SELECT count(*) AS n FROM datasets WHERE ${where}`).get(groupId) as { n: number }).n;
       return { items, total };
     },
@@ -143,7 +196,7 @@ export function createDatasetStore(db: Db) {
     listWorkspaceVersions(workspaceId: number, limit: number, offset: number) {
       const from = `FROM datasets d JOIN dataset_groups g ON g.id = d.dataset_group_id
         WHERE g.workspace_id = ? AND d.version_number IS NOT NULL`;
-      const items = db.prepare<[number, number, number], DatasetRow>(`SELECT d.* ${from} ORDER BY d.id DESC LIMIT ? OFFSET ?`).all(workspaceId, limit, offset);
+      const items = db.prepare<[number, number, number], DatasetRow>(`SELECT d.* ${from} ORDER BY d.id DESC LIMIT ? OFFSET ?`).all(workspaceId, limit, offset).map(decodeVersion);
       const total = (db.prepare<[number], { n: number }>(`SELECT count(*) AS n ${from}`).get(workspaceId) as { n: number }).n;
       return { items, total };
     },
@@ -187,15 +240,15 @@ export function createDatasetStore(db: Db) {
     remove: removeDataset,
 
     /** Rows from `fromIndex` in order; dense indexes make this an index range, never an OFFSET scan. */
-    rows: (datasetId: number, fromIndex: number, limit: number) => rowRange.all(datasetId, fromIndex, limit),
+    rows: (datasetId: number, fromIndex: number, limit: number) => rowRange.all(datasetId, fromIndex, limit).map(decodeRow),
 
     /** Substring match over a row's values (case-insensitive for ASCII, as LIKE is). */
-    search(datasetId: number, q: string, limit: number, offset: number): { items: DatasetRowRecord[]; total: number } {
+    search(datasetId: number, q: string, limit: number, offset: number): { items: StoredDatasetRow[]; total: number } {
       const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       const prefilter = !/["\\\u0000-\u001f]/.test(q);
       const statements = prefilter ? searchPrefiltered : searchScan;
       const params = prefilter ? [datasetId, pattern, pattern] : [datasetId, pattern];
-      return { items: statements.rows.all(...params, limit, offset), total: statements.count.get(...params)!.n };
+      return { items: statements.rows.all(...params, limit, offset).map(decodeRow), total: statements.count.get(...params)!.n };
     },
 
     /** Imports cut short by a crash left pending datasets behind; nothing can reach them. */

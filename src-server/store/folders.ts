@@ -1,12 +1,30 @@
+import { isoDate } from '../iso-date';
 import type { Db } from './db';
 
-export interface FolderRow {
+interface FolderRow {
   id: number;
   workspace_id: number;
   parent_id: number | null;
   name: string;
   created_at: number;
 }
+
+/** A folder as the API shows it. */
+export interface Folder {
+  id: number;
+  name: string;
+  parent_id: number | null;
+  workspace_id: number;
+  created_at: string;
+}
+
+const decode = (f: FolderRow): Folder => ({
+  id: f.id,
+  name: f.name,
+  parent_id: f.parent_id,
+  workspace_id: f.workspace_id,
+  created_at: isoDate(f.created_at),
+});
 
 export function createFolderStore(db: Db) {
   const insert = db.prepare('INSERT INTO folders (workspace_id, parent_id, name, created_at) VALUES (?, ?, ?, ?)');
@@ -23,10 +41,16 @@ export function createFolderStore(db: Db) {
     insert: (workspaceId: number, name: string, parentId: number | null, now: number) =>
       Number(insert.run(workspaceId, parentId, name, now).lastInsertRowid),
     /** Scoped to the workspace: another workspace's folder is as unknown as a missing one. */
-    get: (workspaceId: number, id: number) => byId.get(id, workspaceId),
-    sibling: (workspaceId: number, parentId: number | null, name: string) => sibling.get(workspaceId, parentId, name),
-    list: (workspaceId: number) => all.all(workspaceId),
-    children: (workspaceId: number, parentId: number | null) => children.all(workspaceId, parentId),
+    get: (workspaceId: number, id: number): Folder | undefined => {
+      const row = byId.get(id, workspaceId);
+      return row && decode(row);
+    },
+    sibling: (workspaceId: number, parentId: number | null, name: string): Folder | undefined => {
+      const row = sibling.get(workspaceId, parentId, name);
+      return row && decode(row);
+    },
+    list: (workspaceId: number): Folder[] => all.all(workspaceId).map(decode),
+    children: (workspaceId: number, parentId: number | null): Folder[] => children.all(workspaceId, parentId).map(decode),
   };
 }
 

@@ -1,7 +1,8 @@
 import type { Statement } from 'better-sqlite3';
+import { isoDate } from '../iso-date';
 import type { Db } from './db';
 
-export interface TemplateRow {
+interface TemplateRow {
   id: number;
   workspace_id: number;
   name: string;
@@ -13,7 +14,7 @@ export interface TemplateRow {
   archived_at: number | null;
 }
 
-export interface VersionRow {
+interface VersionRow {
   id: number;
   template_id: number;
   version_number: number;
@@ -24,7 +25,7 @@ export interface VersionRow {
   created_at: number;
 }
 
-export interface LabelRow {
+interface LabelRow {
   id: number;
   workspace_id: number;
   template_id: number;
@@ -35,8 +36,71 @@ export interface LabelRow {
   updated_at: number;
 }
 
-/** A template with one of its versions, as lists and lookups return them. */
-export type TemplateVersionRow = TemplateRow & { v: VersionRow };
+/** A template with one of its versions, as the list query returns it. */
+type TemplateVersionRow = TemplateRow & { v: VersionRow };
+
+export interface PromptTemplate {
+  id: number;
+  workspace_id: number;
+  name: string;
+  folder_id: number | null;
+  tags: string[];
+  latest_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PromptVersion {
+  id: number;
+  template_id: number;
+  version_number: number;
+  prompt_template: Record<string, unknown>;
+  commit_message: string | null;
+  metadata: Record<string, unknown>;
+  provider_id: number | null;
+  created_at: string;
+}
+
+export interface ReleaseLabel {
+  id: number;
+  workspace_id: number;
+  template_id: number;
+  name: string;
+  version_id: number;
+  version_number: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewPromptVersion = Omit<PromptVersion, 'id' | 'created_at'> & { created_at: number };
+
+const decodeTemplate = (t: TemplateRow): PromptTemplate => ({
+  id: t.id,
+  workspace_id: t.workspace_id,
+  name: t.name,
+  folder_id: t.folder_id,
+  tags: JSON.parse(t.tags) as string[],
+  latest_version: t.latest_version,
+  created_at: isoDate(t.created_at),
+  updated_at: isoDate(t.updated_at),
+});
+
+const decodeVersion = (v: VersionRow): PromptVersion => ({
+  id: v.id,
+  template_id: v.template_id,
+  version_number: v.version_number,
+  prompt_template: JSON.parse(v.prompt_template) as Record<string, unknown>,
+  commit_message: v.commit_message,
+  metadata: JSON.parse(v.metadata) as Record<string, unknown>,
+  provider_id: v.provider_id,
+  created_at: isoDate(v.created_at),
+});
+
+const decodeLabel = (l: LabelRow): ReleaseLabel => ({ ...l, created_at: isoDate(l.created_at), updated_at: isoDate(l.updated_at) });
+
+function maybe<R, T>(decode: (row: R) => T, row: R | undefined): T | undefined {
+  return row === undefined ? undefined : decode(row);
+}
 
 export interface TemplateFilter {
   label?: string;
@@ -152,8 +216,8 @@ export function createPromptStore(db: Db) {
   }
 
   return {
-    templateByName: (workspaceId: number, name: string) => s.templateByName.get(workspaceId, name),
-    templateById: (workspaceId: number, id: number) => s.templateById.get(workspaceId, id),
+    templateByName: (workspaceId: number, name: string) => maybe(decodeTemplate, s.templateByName.get(workspaceId, name)),
+    templateById: (workspaceId: number, id: number) => maybe(decodeTemplate, s.templateById.get(workspaceId, id)),
     insertTemplate(t: { workspaceId: number; name: string; folderId: number | null; tags: string[]; now: number }) {
       const id = Number(s.insertTemplate.run(t.workspaceId, t.name, t.folderId, JSON.stringify(t.tags), t.now, t.now).lastInsertRowid);
       for (const tag of t.tags) s.insertTag.run(id, tag);
@@ -172,19 +236,20 @@ export function createPromptStore(db: Db) {
       s.dropLabels.run(id);
       return true;
     },
-    insertVersion(v: Omit<VersionRow, 'id'>) {
+    insertVersion(v: NewPromptVersion) {
+      const { template_id, version_number, prompt_template, commit_message, metadata, provider_id, created_at } = v;
       return Number(
-        s.insertVersion.run(v.template_id, v.version_number, v.prompt_template, v.commit_message, v.metadata, v.provider_id, v.created_at)
+        s.insertVersion.run(template_id, version_number, JSON.stringify(prompt_template), commit_message, JSON.stringify(metadata), provider_id, created_at)
           .lastInsertRowid,
       );
     },
-    version: (templateId: number, versionNumber: number) => s.version.get(templateId, versionNumber),
+    version: (templateId: number, versionNumber: number) => maybe(decodeVersion, s.version.get(templateId, versionNumber)),
     /** Any version of the workspace, archived templates included: logged requests keep their link. */
-    versionInWorkspace: (workspaceId: number, versionId: number) => s.versionInWorkspace.get(versionId, workspaceId),
-    versions: (templateId: number, limit: number, offset: number) => s.versions.all(templateId, limit, offset),
-    label: (templateId: number, name: string) => s.label.get(templateId, name),
-    labelById: (workspaceId: number, id: number) => s.labelById.get(workspaceId, id),
-    labels: (templateId: number) => s.labels.all(templateId),
+    versionInWorkspace: (workspaceId: number, versionId: number) => maybe(decodeVersion, s.versionInWorkspace.get(versionId, workspaceId)),
+    versions: (templateId: number, limit: number, offset: number) => s.versions.all(templateId, limit, offset).map(decodeVersion),
+    label: (templateId: number, name: string) => maybe(decodeLabel, s.label.get(templateId, name)),
+    labelById: (workspaceId: number, id: number) => maybe(decodeLabel, s.labelById.get(workspaceId, id)),
+    labels: (templateId: number) => s.labels.all(templateId).map(decodeLabel),
     /** Label names per version id, for the versions given. */
     labelNames(versionIds: number[]): Map<number, string[]> {
       const out = new Map<number, string[]>(versionIds.map((id) => [id, []]));
@@ -199,11 +264,14 @@ export function createPromptStore(db: Db) {
     folderExists: (workspaceId: number, id: number) => s.folderExists.get(workspaceId, id) !== undefined,
 
     /** Newest first; with `label`, each row carries the labelled version, else the latest. */
-    list(workspaceId: number, filter: TemplateFilter, limit: number, offset: number): TemplateVersionRow[] {
+    list(workspaceId: number, filter: TemplateFilter, limit: number, offset: number): Array<PromptTemplate & { v: PromptVersion }> {
       const { key, listQuery, params } = listSql(filter);
       let statement = listStatements.get(key);
       if (!statement) listStatements.set(key, (statement = db.prepare<unknown[], Record<string, unknown>>(listQuery)));
-      return statement.all(...filterParams(workspaceId, filter, params), limit, offset).map(split);
+      return statement.all(...filterParams(workspaceId, filter, params), limit, offset).map((row) => {
+        const { v, ...template } = split(row);
+        return { ...decodeTemplate(template), v: decodeVersion(v) };
+      });
     },
     count(workspaceId: number, filter: TemplateFilter): number {
       const { key, countQuery, params } = listSql(filter);

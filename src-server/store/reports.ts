@@ -1,8 +1,9 @@
+import { isoDate } from '../iso-date';
 import type { Db } from './db';
 
 export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELED';
 
-export interface ReportRow {
+interface ReportRow {
   id: number;
   workspace_id: number;
   name: string;
@@ -27,7 +28,7 @@ export interface ReportRow {
   archived_at: number | null;
 }
 
-export interface ReportColumnRow {
+interface ReportColumnRow {
   id: number;
   report_id: number;
   position: number;
@@ -39,12 +40,106 @@ export interface ReportColumnRow {
   created_at: number;
 }
 
-export type NewReport = Omit<ReportRow, 'id' | 'status' | 'error' | 'score' | 'score_type' | 'score_details' | 'started_at' | 'finished_at' | 'archived_at' | 'updated_at'> & {
+/** A pipeline (`is_blueprint`) or one of its runs. */
+export interface Report {
+  id: number;
+  workspace_id: number;
+  name: string;
+  folder_id: number | null;
+  is_blueprint: boolean;
+  parent_report_id: number | null;
+  dataset_group_id: number;
+  dataset_id: number;
   status: RunStatus | null;
-  started_at: number | null;
-};
+  error: string | null;
+  concurrency: number | null;
+  score: number | null;
+  score_type: string | null;
+  score_details: unknown;
+  /** Column names the score is computed from, or null for the default score. */
+  score_card: string[] | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
-export type NewColumn = Omit<ReportColumnRow, 'id' | 'report_id' | 'created_at'>;
+export interface ReportColumn {
+  id: number;
+  report_id: number;
+  position: number;
+  name: string;
+  column_type: string;
+  /** The configuration as its type's schema validated it. */
+  configuration: Record<string, unknown>;
+  is_part_of_score: boolean;
+  created_at: string;
+}
+
+export interface NewReport {
+  workspace_id: number;
+  name: string;
+  folder_id: number | null;
+  is_blueprint: boolean;
+  parent_report_id: number | null;
+  dataset_group_id: number;
+  dataset_id: number;
+  status: RunStatus | null;
+  concurrency: number | null;
+  score_card: string[] | null;
+  started_at: number | null;
+  created_at: number;
+}
+
+export type NewColumn = Pick<ReportColumn, 'position' | 'name' | 'column_type' | 'configuration' | 'is_part_of_score'>;
+
+const parsed = <T>(json: string | null): T | null => (json === null ? null : (JSON.parse(json) as T));
+const isoOrNull = (ms: number | null) => (ms === null ? null : isoDate(ms));
+
+function decodeReport(r: ReportRow): Report {
+  return {
+    id: r.id,
+    workspace_id: r.workspace_id,
+    name: r.name,
+    folder_id: r.folder_id,
+    is_blueprint: r.is_blueprint === 1,
+    parent_report_id: r.parent_report_id,
+    dataset_group_id: r.dataset_group_id,
+    dataset_id: r.dataset_id,
+    status: r.status,
+    error: r.error,
+    concurrency: r.concurrency,
+    score: r.score,
+    score_type: r.score_type,
+    score_details: parsed(r.score_details),
+    score_card: parsed<string[]>(r.score_card),
+    started_at: isoOrNull(r.started_at),
+    finished_at: isoOrNull(r.finished_at),
+    created_at: isoDate(r.created_at),
+    updated_at: isoDate(r.updated_at),
+  };
+}
+
+function decodeColumn(c: ReportColumnRow): ReportColumn {
+  return {
+    id: c.id,
+    report_id: c.report_id,
+    position: c.position,
+    name: c.name,
+    column_type: c.column_type,
+    configuration: JSON.parse(c.configuration) as Record<string, unknown>,
+    is_part_of_score: c.is_part_of_score === 1,
+    created_at: isoDate(c.created_at),
+  };
+}
+
+const encodeColumn = (c: NewColumn) => ({
+  position: c.position,
+  name: c.name,
+  column_type: c.column_type,
+  configuration: JSON.stringify(c.configuration),
+  is_part_of_score: c.is_part_of_score ? 1 : 0,
+});
 
 export function createReportStore(db: Db) {
   const s = {
@@ -76,19 +171,21 @@ export function createReportStore(db: Db) {
     deleteColumn: db.prepare<[number]>('DELETE FROM report_columns WHERE id = ?'),
   };
 
+  const one = (row: ReportRow | undefined) => (row === undefined ? undefined : decodeReport(row));
   return {
     insert(report: NewReport): number {
-      return Number(s.insert.run(report).lastInsertRowid);
+      const row = { ...report, is_blueprint: report.is_blueprint ? 1 : 0, score_card: report.score_card === null ? null : JSON.stringify(report.score_card) };
+      return Number(s.insert.run(row).lastInsertRowid);
     },
-    get: (workspaceId: number, id: number) => s.get.get(id, workspaceId),
+    get: (workspaceId: number, id: number) => one(s.get.get(id, workspaceId)),
     /** Any workspace, archived included: the runner owns the run whoever asked for it. */
-    byId: (id: number) => s.byId.get(id),
+    byId: (id: number) => one(s.byId.get(id)),
     nameTaken: (workspaceId: number, name: string) => s.nameTaken.get(workspaceId, name) !== undefined,
-    pipelines: (workspaceId: number, limit: number, offset: number) => s.pipelines.all(workspaceId, limit, offset),
+    pipelines: (workspaceId: number, limit: number, offset: number) => s.pipelines.all(workspaceId, limit, offset).map(decodeReport),
     pipelineCount: (workspaceId: number) => s.pipelineCount.get(workspaceId)!.n,
-    runsOf: (pipelineId: number) => s.runsOf.all(pipelineId),
+    runsOf: (pipelineId: number) => s.runsOf.all(pipelineId).map(decodeReport),
     archive: (id: number, now: number) => void s.archive.run({ now, id }),
-    running: () => s.running.all(),
+    running: () => s.running.all().map(decodeReport),
     start: (id: number, now: number) => void s.start.run({ now, id }),
     finish: (id: number, status: RunStatus, error: string | null, now: number) => void s.finish.run({ status, error, now, id }),
     setScore: (id: number, score: number | null, type: string, details: unknown, now: number) =>
@@ -97,12 +194,18 @@ export function createReportStore(db: Db) {
       void s.setScoreCard.run(columnNames === null ? null : JSON.stringify(columnNames), now, id),
     touch: (id: number, now: number) => void s.touch.run(now, id),
 
-    columns: (reportId: number) => s.columns.all(reportId),
-    column: (workspaceId: number, columnId: number) => s.column.get(columnId, workspaceId),
-    insertColumn(reportId: number, column: NewColumn, now: number): number {
-      return Number(s.insertColumn.run({ ...column, report_id: reportId, created_at: now }).lastInsertRowid);
+    columns: (reportId: number) => s.columns.all(reportId).map(decodeColumn),
+    column: (workspaceId: number, columnId: number) => {
+      const row = s.column.get(columnId, workspaceId);
+      return row === undefined ? undefined : decodeColumn(row);
     },
-    updateColumn: (column: Pick<ReportColumnRow, 'id' | 'position' | 'name' | 'configuration' | 'is_part_of_score'>) => void s.updateColumn.run(column),
+    insertColumn(reportId: number, column: NewColumn, now: number): number {
+      return Number(s.insertColumn.run({ ...encodeColumn(column), report_id: reportId, created_at: now }).lastInsertRowid);
+    },
+    updateColumn: (id: number, column: Omit<NewColumn, 'column_type'>) => {
+      const { position, name, configuration, is_part_of_score } = encodeColumn({ ...column, column_type: '' });
+      s.updateColumn.run({ id, position, name, configuration, is_part_of_score });
+    },
     deleteColumn: (id: number) => void s.deleteColumn.run(id),
   };
 }

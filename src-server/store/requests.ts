@@ -1,8 +1,9 @@
+import { isoDate } from '../iso-date';
 import type { Db } from './db';
 import { latencyBucket, utcDay } from './request-stats';
 
 /** A request as stored: JSON columns are strings, times epoch milliseconds. */
-export interface RequestRow {
+interface RequestRow {
   id: number;
   workspace_id: number;
   provider: string;
@@ -37,6 +38,76 @@ export interface RequestRow {
   /** A 64-bit key; read as a lossy double here and never used in JS (see migration 001). */
   fts_key: number | null;
 }
+
+/** A logged request decoded: JSON parsed, times ISO 8601 (scores live apart, see `scores`). */
+export interface LoggedRequest {
+  id: number;
+  workspace_id: number;
+  provider: string;
+  model: string;
+  input: unknown;
+  output: unknown;
+  request_start_time: string;
+  request_end_time: string;
+  latency_ms: number;
+  parameters: Record<string, unknown>;
+  tags: string[];
+  metadata: Record<string, string>;
+  prompt_id: number | null;
+  prompt_name: string | null;
+  prompt_version_number: number | null;
+  prompt_version_id: number | null;
+  prompt_input_variables: Record<string, unknown> | null;
+  input_tokens: number;
+  output_tokens: number;
+  price: number;
+  function_name: string;
+  status: string;
+  error_type: string | null;
+  error_message: string | null;
+  api_type: string | null;
+  group_id: number | null;
+  span_id: string | null;
+  trace_id: string | null;
+  created_at: string;
+}
+
+function decode(r: RequestRow): LoggedRequest {
+  return {
+    id: r.id,
+    workspace_id: r.workspace_id,
+    provider: r.provider,
+    model: r.model,
+    input: JSON.parse(r.input),
+    output: JSON.parse(r.output),
+    request_start_time: isoDate(r.request_start_time),
+    request_end_time: isoDate(r.request_end_time),
+    latency_ms: r.latency_ms,
+    parameters: JSON.parse(r.parameters) as Record<string, unknown>,
+    tags: JSON.parse(r.tags) as string[],
+    metadata: JSON.parse(r.metadata) as Record<string, string>,
+    prompt_id: r.prompt_id,
+    prompt_name: r.prompt_name,
+    prompt_version_number: r.prompt_version_number,
+    prompt_version_id: r.prompt_version_id,
+    prompt_input_variables: JSON.parse(r.prompt_input_variables) as Record<string, unknown> | null,
+    input_tokens: r.input_tokens,
+    output_tokens: r.output_tokens,
+    price: r.price,
+    function_name: r.function_name,
+    status: r.status,
+    error_type: r.error_type,
+    error_message: r.error_message,
+    api_type: r.api_type,
+    group_id: r.group_id,
+    span_id: r.span_id,
+    trace_id: r.trace_id,
+    created_at: isoDate(r.created_at),
+  };
+}
+
+/** Where a list page ends, for the next page's `after`. */
+export const keysetOf = (r: LoggedRequest): Keyset => ({ startTime: Date.parse(r.request_start_time), id: r.id });
 
 export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' | 'fts_key'> & {
   tags: string[];
@@ -166,7 +237,10 @@ export function createRequestStore(db: Db) {
       return id;
     },
 
-    get: (workspaceId: number, id: number) => byId.get(id, workspaceId),
+    get(workspaceId: number, id: number): LoggedRequest | undefined {
+      const row = byId.get(id, workspaceId);
+      return row === undefined ? undefined : decode(row);
+    },
 
     scores(ids: number[]): Map<number, Record<string, number>> {
       const result = new Map<number, Record<string, number>>(ids.map((id) => [id, {}]));
@@ -176,12 +250,16 @@ export function createRequestStore(db: Db) {
 
     addScore,
 
-    mergeMetadata(row: RequestRow, metadata: Record<string, string>): void {
+    /** Adds or replaces metadata keys of a request of the workspace; false when there is none. */
+    mergeMetadata(workspaceId: number, id: number, metadata: Record<string, string>): boolean {
+      const row = byId.get(id, workspaceId);
+      if (!row) return false;
       const merged = { ...(JSON.parse(row.metadata) as Record<string, string>), ...metadata };
       updateMetadataJson.run(JSON.stringify(merged), row.id);
       for (const [key, value] of Object.entries(metadata)) {
         upsertMetadata.run(row.id, row.workspace_id, key, value, row.request_start_time);
       }
+      return true;
     },
 
     setPromptLink(
@@ -197,7 +275,7 @@ export function createRequestStore(db: Db) {
     createGroup: (workspaceId: number, now: number) => Number(insertGroup.run(workspaceId, now).lastInsertRowid),
     groupExists: (workspaceId: number, id: number) => groupExists.get(id, workspaceId) !== undefined,
 
-    list(workspaceId: number, filter: RequestFilter, after: Keyset | undefined, limit: number): RequestRow[] {
+    list(workspaceId: number, filter: RequestFilter, after: Keyset | undefined, limit: number): LoggedRequest[] {
       const query = buildListQuery(workspaceId, filter);
       const params = [...query.params];
       let keyset = '';
@@ -211,7 +289,7 @@ export function createRequestStore(db: Db) {
       }
       const order = query.textDriven ? 'f.rowid DESC' : `${query.timeColumn} DESC, ${query.idColumn} DESC`;
       const sql = `SELECT r.* ${query.from} WHERE ${query.where}${keyset} ORDER BY ${order} LIMIT ?`;
-      return db.prepare<unknown[], RequestRow>(sql).all(...params, limit);
+      return db.prepare<unknown[], RequestRow>(sql).all(...params, limit).map(decode);
     },
 
     /** Exact up to COUNT_CAP, which means "at least that many". */

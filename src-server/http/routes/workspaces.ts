@@ -2,9 +2,8 @@ import { IdParam } from '../../schemas/explorer';
 import { NoContent } from '../../schemas/common';
 import { ApiKeyList, CreateApiKeyBody, CreatedApiKey, CreatedWorkspace, CreateWorkspaceBody, Session } from '../../schemas/workspaces';
 import type { AuthService } from '../../services/auth';
+import { isoDate as iso } from '../../iso-date';
 import { route, type Route } from '../route';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function workspaceRoutes(auth: AuthService): Route[] {
   return [
