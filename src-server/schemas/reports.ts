@@ -170,13 +170,9 @@ export const ReportCell = z.object({
   latency_ms: z.number().nullable().optional(),
 });
 
-export const ReportRows = z.object({
+export const ReportRows = PageFields.extend({
   columns: z.array(z.object({ id: z.number().int(), name: z.string(), column_type: z.string() })),
   rows: z.array(z.object({ row_index: z.number().int(), cells: z.record(z.string(), ReportCell) })),
-  page: z.number().int(),
-  per_page: z.number().int(),
-  total: z.number().int(),
-  pages: z.number().int(),
 });
 
 /** The `data` of each `progress` and `done` event on `GET /api/public/v2/reports/{id}/events`. */
