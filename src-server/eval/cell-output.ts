@@ -30,14 +30,16 @@ export function boundCellValue(value: unknown): { value: unknown; json: string |
 export function cutCellOutput(text: string, bytes: number): string {
   const size = Number.isFinite(bytes) ? `${(bytes / 1048576).toFixed(1)} MiB` : 'too large to hold';
   const marker = `\n… [cut: the output was ${size}; only its first 1 MiB is kept]`;
-  let keep = MAX_CELL_OUTPUT_BYTES - Buffer.byteLength(JSON.stringify(marker));
+  const markerBytes = Buffer.byteLength(JSON.stringify(marker));
+  let keep = MAX_CELL_OUTPUT_BYTES - markerBytes;
   for (;;) {
     let head = Buffer.from(text.slice(0, keep)).subarray(0, keep).toString();
     // A character split by the byte cut decodes as U+FFFD: drop it rather than store a wrong one.
     if (head.endsWith('\uFFFD') && !text.startsWith(head)) head = head.slice(0, -1);
-    const over = Buffer.byteLength(JSON.stringify(head + marker)) - MAX_CELL_OUTPUT_BYTES;
+    const json = Buffer.byteLength(JSON.stringify(head + marker));
+    const over = json - MAX_CELL_OUTPUT_BYTES;
     if (over <= 0) return head + marker;
-    // Escapes (quotes, control characters) make JSON longer than the text: shrink by the excess.
-    keep -= over;
+    // Escapes (quotes, control characters) make JSON longer than the text: shrink in proportion.
+    keep -= Math.max(1, Math.ceil((over * Buffer.byteLength(head)) / (json - markerBytes)));
   }
 }

@@ -71,8 +71,8 @@ export interface ProcessPool {
 
 export const CLOSED = 'The code sandbox is closed.';
 export const CANCELED = 'Canceled.';
-/** Bounds a process's start-up: pyodide loads in about 2 s, 5 s on a busy machine. */
-const STARTUP_MS = 30_000;
+/** Bounds a process's start-up, only to catch one that hangs: pyodide loads in about 2 s, and took 20 s on a machine loaded 10 times over its cores. */
+const STARTUP_MS = 120_000;
 
 export function timeLimitMessage(timeoutMs: number): string {
   return `Time limit exceeded: the code ran longer than ${timeoutMs} ms.`;

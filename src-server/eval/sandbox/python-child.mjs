@@ -49,7 +49,9 @@ pyodide.setInterruptBuffer({
 // numbers stay as written. The modules that lead to JavaScript are taken out of sys.modules and
 // refused by an import hook while a cell runs (what they would reach is confined anyway).
 const runCell = pyodide.runPython(`
-import ast, builtins, json, sys
+import ast, builtins, sys
+# Bound here, so a cell that patches the json module breaks only its own values.
+from json import dumps as _dumps, loads as _loads
 
 _BLOCKED = {'js', 'pyodide', 'pyodide_js', '_pyodide', '_pyodide_core', 'micropip', 'ctypes', '_ctypes'}
 
@@ -70,9 +72,9 @@ def _run_cell(code, data_json):
         module = ast.fix_missing_locations(ast.Module(body=[fn], type_ignores=[]))
         scope = {'__name__': '__cell__', '__builtins__': builtins}
         exec(compile(module, '<cell>', 'exec'), scope)
-        result = scope['__cell'](json.loads(data_json))
+        result = scope['__cell'](_loads(data_json))
         try:
-            text = json.dumps(result, allow_nan=False)
+            text = _dumps(result, allow_nan=False)
         except (TypeError, ValueError):
             return ('failure', 'not-json', None)
         return ('ok', text, result if isinstance(result, str) else None)
