@@ -6,6 +6,11 @@
 const { coreUrl, variantUrl } = JSON.parse(process.argv.at(-1));
 const send = process.send.bind(process);
 const on = process.on.bind(process);
+// Signals are not confined by the permission model: should a cell ever reach this object, it
+// must not be able to signal the server (its parent) or anything else.
+process.kill = () => {
+  throw new Error('Not available in the sandbox.');
+};
 
 const { newQuickJSWASMModuleFromVariant, newVariant, shouldInterruptAfterDeadline } = await import(coreUrl);
 const releaseSync = (await import(variantUrl)).default;

@@ -8,6 +8,11 @@ const { pyodideDir } = JSON.parse(process.argv.at(-1));
 const send = process.send.bind(process);
 const on = process.on.bind(process);
 const exit = process.exit.bind(process);
+// Signals are not confined by the permission model: should a cell ever reach this object, it
+// must not be able to signal the server (its parent) or anything else.
+process.kill = () => {
+  throw new Error('Not available in the sandbox.');
+};
 
 // pyodide's NODEFS asks for process.binding('constants'), which the permission model refuses.
 const osConstants = (await import('node:os')).constants;
