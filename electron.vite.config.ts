@@ -18,10 +18,10 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src-main/index.ts'),
           // The server's ingest thread: store/ingest.ts starts ./ingest-worker.js beside the bundle.
           'ingest-worker': resolve(import.meta.dirname, 'src-server/store/ingest-worker.ts'),
-          // The code sandbox's threads: eval/sandbox/worker-pool.ts starts ./sandbox-worker.js.
-          'sandbox-worker': resolve(import.meta.dirname, 'src-server/eval/sandbox/sandbox-worker.ts'),
-          // The Python sandbox thread: eval/sandbox/worker-pool.ts starts ./python-worker.js (pyodide stays in node_modules).
-          'python-worker': resolve(import.meta.dirname, 'src-server/eval/sandbox/python-worker.ts'),
+          // The code sandbox's processes: eval/sandbox/pool.ts starts ./javascript-child.js and
+          // ./python-child.js (plain JavaScript; QuickJS and pyodide stay in node_modules).
+          'javascript-child': resolve(import.meta.dirname, 'src-server/eval/sandbox/javascript-child.mjs'),
+          'python-child': resolve(import.meta.dirname, 'src-server/eval/sandbox/python-child.mjs'),
         },
         formats: ['es'],
       },

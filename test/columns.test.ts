@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CellError, type CellContext, type ColumnTypeId, type PromptSource } from '../src-server/eval/column-type';
 import { columnTypes } from '../src-server/eval/columns/index';
 import { createLlmGateway, type LlmCallLog } from '../src-server/eval/llm-gateway';
-import { createSandbox } from '../src-server/eval/sandbox/quickjs';
+import { createSandbox } from '../src-server/eval/sandbox/sandbox';
 import { createOutboundGate } from '../src-server/outbound/gate';
 import { OPEN_EGRESS } from '../src-server/outbound/policy';
 import type { ProviderConnection } from '../src-server/providers/provider';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSandbox } from '../src-server/eval/sandbox/quickjs';
+import { createSandbox } from '../src-server/eval/sandbox/sandbox';
 import { startServer, type TestServer } from './support/server';
 import { logBody } from './support/factories';
 import { allRows, publishDataset, waitForRun } from './support/evaluations';

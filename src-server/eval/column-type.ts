@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { OutboundFetch } from '../outbound/gate';
 import type { LlmGateway } from './llm-gateway';
-import type { Sandbox } from './sandbox/quickjs';
+import type { Sandbox } from './sandbox/sandbox';
 
 /** Every evaluation column type; `columns/index.ts` must hold one handler per id. */
 export type ColumnTypeId =

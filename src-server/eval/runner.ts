@@ -1,6 +1,7 @@
 import type { ReportCellStore, CellStatus } from '../store/report-cells';
 import type { Report, ReportColumn, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
+import { boundCellValue } from './cell-output';
 import { CellError, type CellContext, type ColumnType } from './column-type';
 import { columnTypes } from './columns/index';
 import type { ColumnTypeId } from './column-type';
@@ -173,16 +174,18 @@ export function createRunner(deps: RunnerDeps) {
           const cell = await computeCell(column, row.row_index, values, statuses);
           if (!cell) return;
           const latency = now() - started;
+          // What is stored is what later columns read, so a resumed run sees the same values.
+          const stored = boundCellValue(cell.value);
           writes.push(
             writer.write(() =>
               cells.upsert({
                 report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
-                value: cell.value === null ? null : JSON.stringify(cell.value), error: cell.error, cost: cell.cost,
+                value: stored.json, error: cell.error, cost: cell.cost,
                 input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
               }),
             ),
           );
-          values[name] = cell.value;
+          values[name] = stored.value;
           statuses.set(name, cell.status);
           progress.done_cells++;
           if (cell.status === 'ERROR') progress.errors++;

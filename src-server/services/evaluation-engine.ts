@@ -3,7 +3,7 @@ import { CellError, type PromptSource } from '../eval/column-type';
 import { createLlmGateway, type LlmCallLog } from '../eval/llm-gateway';
 import type { OutboundFetch } from '../outbound/gate';
 import { createRunner } from '../eval/runner';
-import { createSandbox } from '../eval/sandbox/quickjs';
+import { createSandbox } from '../eval/sandbox/sandbox';
 import { isoDate } from '../iso-date';
 import type { Logger } from '../logger';
 import { LogRequestBody } from '../schemas/logging';

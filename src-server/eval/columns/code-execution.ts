@@ -16,8 +16,12 @@ export const codeExecution = columnType({
       ...(c.timeout_ms ? { timeoutMs: c.timeout_ms } : {}),
       ...(c.memory_mb ? { memoryBytes: c.memory_mb * 1024 * 1024 } : {}),
     };
+    // A run's cells share its interpreters and nothing else's; canceling the run kills them.
+    const scope = { key: `report:${ctx.reportId}`, signal: ctx.signal };
     try {
-      const value = c.language === 'PYTHON' ? await ctx.sandbox.runPython(c.code, ctx.row, limits) : await ctx.sandbox.runJavaScript(c.code, ctx.row, limits);
+      const value = c.language === 'PYTHON'
+        ? await ctx.sandbox.runPython(c.code, ctx.row, limits, scope)
+        : await ctx.sandbox.runJavaScript(c.code, ctx.row, limits, scope);
       return { value };
     } catch (error) {
       throw new CellError((error as Error).message);
