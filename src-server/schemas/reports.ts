@@ -45,6 +45,11 @@ export const RunReportBody = z.object({
   dataset_id: PositiveId.nullish(),
   refresh_dataset: z.boolean().nullish(),
   concurrency: z.number().int().min(1).max(1000).nullish(),
+  /** A published version number of the pipeline's group; -1 (the draft) only with `allow_draft`. */
+  dataset_version_number: z.number().int().min(-1).max(2_147_483_647).refine((n) => n !== 0, 'Version numbers are -1 (the draft) or 1 and up').nullish(),
+  allow_draft: z.boolean().nullish(),
+  /** A final report of this pipeline to run again with exactly its manifest. */
+  reproduce_report_id: PositiveId.nullish(),
 });
 export type RunReportBody = z.output<typeof RunReportBody>;
 
