@@ -69,3 +69,14 @@ export const RowsQuery = z.object({
   page: QueryInt(z.number().int().min(1)).default(1),
   per_page: QueryInt(z.number().int().min(1).max(100)).default(30),
 });
+
+export const CompareParams = z.object({
+  baseline_id: QueryInt(z.number().int().min(1)),
+  candidate_id: QueryInt(z.number().int().min(1)),
+});
+
+export const CompareQuery = z.object({
+  verdict: z.enum(['regressed', 'improved', 'changed']).optional(),
+  page: QueryInt(z.number().int().min(1)).default(1),
+  per_page: QueryInt(z.number().int().min(1).max(100)).default(30),
+});

@@ -6,6 +6,7 @@ import type { RunReportBody, SetCellBody } from '../schemas/reports';
 import type { ReportCellStore } from '../store/report-cells';
 import type { ReportRow, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
+import { compareRuns, type CompareQuery } from './report-compare';
 import { checkReferences } from './report-columns';
 import { roundCost } from './report-views';
 import type { ReportDatasets, ReportService } from './reports';
@@ -190,6 +191,20 @@ export function createReportRunService(deps: ReportRunDeps) {
       );
       if (report.status !== 'RUNNING') await this.finalize(report);
       return { success: true, cell: { row_index: body.row_index, column_name: column.name, value: body.value, status } };
+    },
+
+    /** `GET /reports/{baseline_id}/compare/{candidate_id}` (API.md §6). */
+    compare(workspaceId: number, baselineId: number, candidateId: number, query: CompareQuery) {
+      return compareRuns({
+        requireFinal(ws, id, loc) {
+          const report = deps.pipelines.requireReport(ws, id);
+          if (report.is_blueprint) throw invalidField(loc, `Report ${id} is a pipeline; compare two of its runs`);
+          return report;
+        },
+        columns: (reportId) => reports.columns(reportId),
+        cells,
+        datasets,
+      }, workspaceId, baselineId, candidateId, query);
     },
 
     /** `GET /api/public/v2/reports/{id}/rows`: a page of rows with every cell. */

@@ -1,5 +1,5 @@
 import {
-  CreateColumnBody, CreateReportBody, PatchColumnBody, ReportIdParam, ReportIdPathParam, RunReportBody, ScoreCardBody,
+  CompareParams, CompareQuery, CreateColumnBody, CreateReportBody, PatchColumnBody, ReportIdParam, ReportIdPathParam, RunReportBody, ScoreCardBody,
 } from '../../schemas/reports';
 import type { ReportRunService } from '../../services/report-runs';
 import type { ReportService } from '../../services/reports';
@@ -27,6 +27,11 @@ export function reportRoutes(reports: ReportService, runs: ReportRunService): Ro
       method: 'post', path: '/reports/:report_id/run', summary: 'Run a pipeline: a new final report, computed in the background', tag: 'Evaluations',
       auth: 'key', params: ReportIdPathParam, body: RunReportBody, status: 201,
       handler: ({ params, body, principal }) => runs.run(principal.workspaceId, params.report_id, body),
+    }),
+    route({
+      method: 'get', path: '/reports/:baseline_id/compare/:candidate_id', summary: 'Compare two runs row by row, with significance', tag: 'Evaluations',
+      auth: 'key', params: CompareParams, query: CompareQuery,
+      handler: ({ params, query, principal }) => runs.compare(principal.workspaceId, params.baseline_id, params.candidate_id, query),
     }),
     route({
       method: 'get', path: '/reports/:id/score', summary: 'The score of a run', tag: 'Evaluations',
