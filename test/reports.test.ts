@@ -182,14 +182,17 @@ describe('runs', () => {
     expect(res.body.detail[0].loc).toEqual(loc);
   });
 
-  test('refresh_dataset runs on the newest version; dataset_id of another group is 422', async () => {
+  test('refresh_dataset and the default run on the newest version; dataset_id of another group is 422', async () => {
     const p = await pipeline([contains('has a', 'expected')]);
     const v2 = await t.api('/api/public/v2/dataset-versions/from-file', {
       body: { dataset_group_id: groupId, file_name: 'v2.csv', file_content_base64: Buffer.from('question,expected\nx,y\n').toString('base64') },
     });
     const refreshed = await t.api(`/reports/${p.report_id}/run`, { body: { name: 'fresh', refresh_dataset: true } });
     expect((await t.api(`/reports/${refreshed.body.report_id}`)).body.report.dataset_id).toBe(v2.body.dataset_id);
-    const pinned = await t.api(`/reports/${p.report_id}/run`, { body: { name: 'pinned' } });
+    // API.md §6: with no dataset option a run uses the latest published version; an older one is asked for by number.
+    const latest = await t.api(`/reports/${p.report_id}/run`, { body: { name: 'latest' } });
+    expect((await t.api(`/reports/${latest.body.report_id}`)).body.report.dataset_id).toBe(v2.body.dataset_id);
+    const pinned = await t.api(`/reports/${p.report_id}/run`, { body: { name: 'pinned', dataset_version_number: 1 } });
     expect((await t.api(`/reports/${pinned.body.report_id}`)).body.report.dataset_id).toBe(datasetId);
     const elsewhere = await publishDataset(t, [{ other: 1 }]);
     const wrong = await t.api(`/reports/${p.report_id}/run`, { body: { name: 'x', dataset_id: elsewhere.datasetId } });

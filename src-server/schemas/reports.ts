@@ -45,6 +45,11 @@ export const RunReportBody = z.object({
   dataset_id: PositiveId.nullish(),
   refresh_dataset: z.boolean().nullish(),
   concurrency: z.number().int().min(1).max(1000).nullish(),
+  /** A published version number of the pipeline's group; -1 (the draft) only with `allow_draft`. */
+  dataset_version_number: z.number().int().min(-1).max(2_147_483_647).refine((n) => n !== 0, 'Version numbers are -1 (the draft) or 1 and up').nullish(),
+  allow_draft: z.boolean().nullish(),
+  /** A final report of this pipeline to run again with exactly its manifest. */
+  reproduce_report_id: PositiveId.nullish(),
 });
 export type RunReportBody = z.output<typeof RunReportBody>;
 
@@ -98,6 +103,19 @@ export const ReportDetail = z.object({
     score_card: z.array(z.string()).nullable(),
     created_at: IsoDateTime,
     updated_at: IsoDateTime,
+    /** A run's manifest (API.md §6), fixed when it started; absent on pipelines, null on runs older than manifests. */
+    manifest: z.looseObject({
+      dataset: z.object({
+        dataset_group_id: z.number().int(), dataset_id: z.number().int(), version_number: z.number().int(), row_count: z.number().int(), sha256: z.string(),
+      }),
+      columns: z.array(z.looseObject({
+        name: z.string(), column_type: z.string(), position: z.number().int(), configuration: z.record(z.string(), z.unknown()),
+        resolved: z.record(z.string(), z.unknown()),
+      })),
+      concurrency: z.number().int().nullable(),
+      app_version: z.string(),
+      started_at: IsoDateTime,
+    }).nullable().optional(),
   }),
   status: RunStatus.nullable(),
   error: z.string().nullable(),
@@ -186,4 +204,46 @@ export const RunProgress = z.object({
   cost: z.number(),
   input_tokens: z.number().int(),
   output_tokens: z.number().int(),
+});
+
+export const CompareParams = z.object({
+  baseline_id: QueryInt(z.number().int().min(1)),
+  candidate_id: QueryInt(z.number().int().min(1)),
+});
+
+export const CompareQuery = z.object({
+  verdict: z.enum(['regressed', 'improved', 'changed']).optional(),
+  page: QueryInt(z.number().int().min(1)).default(1),
+  per_page: QueryInt(z.number().int().min(1).max(100)).default(30),
+});
+
+const ComparedRun = z.object({ id: z.number().int(), name: z.string(), score: z.number().nullable() });
+const Verdict = z.enum(['improved', 'regressed', 'changed', 'same']);
+
+/** `GET /reports/{baseline_id}/compare/{candidate_id}` (API.md §6). */
+export const CompareAnswer = PageFields.pick({ page: true, per_page: true, total: true, pages: true }).extend({
+  success: Success,
+  baseline: ComparedRun,
+  candidate: ComparedRun,
+  columns: z.array(z.object({
+    name: z.string(),
+    column_type: z.string(),
+    kind: z.enum(['boolean', 'number', 'text']),
+    baseline_mean: z.number().nullable(),
+    candidate_mean: z.number().nullable(),
+    delta: z.number().nullable(),
+    improved: z.number().int(),
+    regressed: z.number().int(),
+    unchanged: z.number().int(),
+    p_value: z.number().optional(),
+    ci95: z.tuple([z.number(), z.number()]).nullable().optional(),
+    summary: z.string().meta({ description: 'Plain words: a real difference, or within noise' }),
+  })),
+  score_delta: z.number().nullable(),
+  score_ci95: z.tuple([z.number(), z.number()]).optional(),
+  summary: z.string(),
+  rows: z.array(z.object({
+    row_index: z.number().int(),
+    cells: z.record(z.string(), z.object({ baseline: z.unknown(), candidate: z.unknown(), verdict: Verdict })),
+  })),
 });

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError, notFound } from '../errors';
 import { CellError, type PromptSource } from '../eval/column-type';
 import { createLlmGateway, type LlmCallLog } from '../eval/llm-gateway';
 import type { OutboundFetch } from '../outbound/gate';
@@ -16,7 +16,9 @@ import { renderPromptTemplate } from '../templates/render-prompt';
 import { rowData, type DatasetService } from './datasets';
 import type { PromptService } from './prompts';
 import type { ProviderService } from './providers';
+import pkg from '../../package.json';
 import { createReportRunService } from './report-runs';
+import { redactUrl, type ManifestTools } from './run-manifest';
 import { createReportService, type ReportDatasets } from './reports';
 import type { RequestService } from './requests';
 
@@ -51,6 +53,12 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
   const datasets: ReportDatasets = {
     resolveVersion: (ws, groupId, versionNumber) => deps.datasets.resolveVersion(ws, groupId, versionNumber),
     version: (ws, datasetId) => deps.datasets.version(ws, datasetId),
+    draftVersion(ws, groupId) {
+      deps.datasets.requireGroup(ws, groupId);
+      const draft = deps.datasetStore.draft(groupId);
+      if (!draft) throw notFound(`The draft of dataset group ${groupId}`);
+      return deps.datasets.version(ws, draft.id);
+    },
     rows(ws, datasetId, from, limit) {
       const { column_names } = deps.datasets.version(ws, datasetId);
       return deps.datasetStore.rows(datasetId, from, limit).map((r) => ({ row_index: r.row_index, data: rowData(column_names, r.data) }));
@@ -89,7 +97,19 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
   const pipelines = createReportService({
     reports, cells, writer, datasets, folderExists: deps.folderExists, runner: () => runner, now,
   });
-  const runs = createReportRunService({ reports, cells, writer, datasets, runner: () => runner, pipelines, now });
+  const manifest: ManifestTools = {
+    appVersion: pkg.version,
+    resolvePrompt(workspaceId, ref) {
+      const found = deps.prompts.links.resolve(workspaceId, { promptName: ref.name, versionNumber: ref.version_number ?? null, label: ref.label ?? null });
+      if (!found) return null;
+      return { prompt_template_id: found.promptId, prompt_name: found.promptName, version_number: found.versionNumber, metadata: found.version.metadata ?? {} };
+    },
+    baseUrl(workspaceId, provider) {
+      const url = deps.providers.connect(workspaceId, provider)?.baseUrl;
+      return url ? redactUrl(url) : null;
+    },
+  };
+  const runs = createReportRunService({ reports, cells, writer, datasets, runner: () => runner, pipelines, manifest, now });
   const sandbox = createSandbox();
   const runner = createRunner({
     reports, cells, writer, now, concurrency, log: deps.log,

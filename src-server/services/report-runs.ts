@@ -1,4 +1,4 @@
-import { AppError, invalidField } from '../errors';
+import { AppError, invalidField, notFound } from '../errors';
 import { humanValueProblem, AWAITING_INPUT } from '../eval/columns/human';
 import type { Runner, RunEvent } from '../eval/runner';
 import { combineScores, scoreColumn, scoreColumns, type ColumnScore } from '../eval/score';
@@ -7,9 +7,11 @@ import type { ReportCellStore } from '../store/report-cells';
 import type { Report, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
 import { pageFields } from './page-fields';
+import { compareRuns, type CompareQuery } from './report-compare';
 import { checkReferences } from './report-columns';
 import { roundCost } from './report-views';
 import type { ReportDatasets, ReportService } from './reports';
+import { datasetSha256, pinColumn, redact, type ManifestTools, type RunManifest } from './run-manifest';
 
 export interface ReportRunDeps {
   reports: ReportStore;
@@ -19,6 +21,8 @@ export interface ReportRunDeps {
   /** Late-bound: the runner is built after this service, since it calls `finalize`. */
   runner: () => Runner;
   pipelines: ReportService;
+  /** Resolves labels, providers and versions for run manifests. */
+  manifest: ManifestTools;
   now: () => number;
 }
 
@@ -29,6 +33,48 @@ export function createReportRunService(deps: ReportRunDeps) {
     const report = deps.pipelines.requireReport(workspaceId, id);
     if (report.is_blueprint) throw new AppError('bad_request', 'This report is a pipeline; run it first and ask its run.');
     return report;
+  }
+
+  /** The dataset version a run uses: `dataset_version_number`, `dataset_id`, else the latest published. */
+  function chooseVersion(workspaceId: number, pipeline: Report, body: RunReportBody) {
+    if (body.dataset_version_number != null && body.dataset_id != null) {
+      throw invalidField(['body', 'dataset_version_number'], 'Give dataset_version_number or dataset_id, not both');
+    }
+    if (body.dataset_version_number === -1) {
+      if (!body.allow_draft) throw invalidField(['body', 'dataset_version_number'], 'The draft (-1) can change while it runs; pass allow_draft: true to run on it anyway');
+      return datasets.draftVersion(workspaceId, pipeline.dataset_group_id);
+    }
+    if (body.dataset_version_number != null) return datasets.resolveVersion(workspaceId, pipeline.dataset_group_id, body.dataset_version_number);
+    if (body.dataset_id != null) {
+      const version = datasets.version(workspaceId, body.dataset_id);
+      if (version.dataset_group_id !== pipeline.dataset_group_id) {
+        throw invalidField(['body', 'dataset_id'], `Dataset ${body.dataset_id} belongs to another dataset group than this pipeline's`);
+      }
+      if (version.version_number < 1) throw invalidField(['body', 'dataset_id'], 'The draft cannot be evaluated; save it as a version first');
+      return version;
+    }
+    return datasets.resolveVersion(workspaceId, pipeline.dataset_group_id, null);
+  }
+
+  /** `reproduce_report_id`: a final report of this pipeline; it fixes the dataset and the columns. */
+  function requireReproducible(workspaceId: number, pipeline: Report, body: RunReportBody): Report {
+    const clash = (['dataset_id', 'dataset_version_number', 'refresh_dataset'] as const).find((k) => body[k] != null && body[k] !== false);
+    if (clash) throw invalidField(['body', clash], 'A reproduced run uses the dataset version of the report it reproduces; leave this out');
+    const source = reports.get(workspaceId, body.reproduce_report_id!);
+    if (!source) throw notFound(`Report ${body.reproduce_report_id}`);
+    if (source.is_blueprint || source.parent_report_id !== pipeline.id) {
+      throw invalidField(['body', 'reproduce_report_id'], `Report ${source.id} is not a run of pipeline ${pipeline.id}`);
+    }
+    return source;
+  }
+
+  function* allRows(workspaceId: number, datasetId: number) {
+    for (let from = 0; ; ) {
+      const chunk = datasets.rows(workspaceId, datasetId, from, 1000);
+      if (chunk.length === 0) return;
+      yield* chunk;
+      from = chunk[chunk.length - 1].row_index + 1;
+    }
   }
 
   function computeScore(report: Report) {
@@ -45,39 +91,50 @@ export function createReportRunService(deps: ReportRunDeps) {
       await writer.write(() => reports.setScore(report.id, score.overall_score, score.score_type, score.details, now()));
     },
 
-    /** `POST /reports/{id}/run`: a final report pinned to a dataset version, with a copy of the columns. */
+    /**
+     * `POST /reports/{id}/run`: a final report pinned to a dataset version, with a copy of the
+     * columns in which labels are resolved to versions, and its manifest (API.md §6).
+     */
     async run(workspaceId: number, pipelineId: number, body: RunReportBody) {
       const pipeline = deps.pipelines.requireReport(workspaceId, pipelineId);
       if (!pipeline.is_blueprint) throw new AppError('forbidden', 'Only a pipeline can be run; this report is already a run.');
-      let version;
-      if (body.dataset_id != null) {
-        version = datasets.version(workspaceId, body.dataset_id);
-        if (version.dataset_group_id !== pipeline.dataset_group_id) {
-          throw invalidField(['body', 'dataset_id'], `Dataset ${body.dataset_id} belongs to another dataset group than this pipeline's`);
-        }
-        if (version.version_number < 1) throw invalidField(['body', 'dataset_id'], 'The draft cannot be evaluated; save it as a version first');
-      } else if (body.refresh_dataset) {
-        version = datasets.resolveVersion(workspaceId, pipeline.dataset_group_id, null);
-      } else {
-        version = datasets.version(workspaceId, pipeline.dataset_id);
-      }
-      const evaluated = reports.columns(pipeline.id).filter((c) => c.column_type !== 'DATASET');
+      const source = body.reproduce_report_id != null ? requireReproducible(workspaceId, pipeline, body) : null;
+      const version = source ? datasets.version(workspaceId, source.dataset_id) : chooseVersion(workspaceId, pipeline, body);
+      const copied = source ? reports.columns(source.id) : reports.columns(pipeline.id).filter((c) => c.column_type !== 'DATASET');
+      const evaluated = copied.filter((c) => c.column_type !== 'DATASET').map((c) => {
+        const pinned = pinColumn(deps.manifest, workspaceId, { name: c.name, column_type: c.column_type, configuration: c.configuration });
+        return { name: c.name, column_type: c.column_type, configuration: pinned.configuration, resolved: pinned.resolved, is_part_of_score: c.is_part_of_score };
+      });
       const columns = [
-        ...version.column_names.map((name) => ({ name, column_type: 'DATASET', configuration: {}, is_part_of_score: false })),
-        ...evaluated.map(({ name, column_type, configuration, is_part_of_score }) => ({ name, column_type, configuration, is_part_of_score })),
+        ...version.column_names.map((name) => ({ name, column_type: 'DATASET', configuration: {}, resolved: {}, is_part_of_score: false })),
+        ...evaluated,
       ];
       // Another version may lack a column the pipeline reads.
-      checkReferences(columns, () => ['body', 'dataset_id']);
+      checkReferences(columns, () => ['body', body.dataset_version_number != null ? 'dataset_version_number' : 'dataset_id']);
+      const concurrency = body.concurrency ?? source?.concurrency ?? null;
       const at = now();
+      const manifest: RunManifest = {
+        dataset: {
+          dataset_group_id: version.dataset_group_id, dataset_id: version.id, version_number: version.version_number, row_count: version.row_count,
+          sha256: datasetSha256(allRows(workspaceId, version.id)),
+        },
+        columns: columns.map((c, position) => ({
+          name: c.name, column_type: c.column_type, position, configuration: redact(c.configuration) as Record<string, unknown>, resolved: c.resolved,
+        })),
+        concurrency,
+        app_version: deps.manifest.appVersion,
+        started_at: new Date(at).toISOString(),
+      };
       const id = await writer.write(() => {
         const reportId = reports.insert({
           workspace_id: workspaceId, name: body.name, folder_id: pipeline.folder_id, is_blueprint: false, parent_report_id: pipeline.id,
-          dataset_group_id: pipeline.dataset_group_id, dataset_id: version.id, status: 'RUNNING', concurrency: body.concurrency ?? null,
-          score_card: pipeline.score_card, started_at: at, created_at: at,
+          dataset_group_id: pipeline.dataset_group_id, dataset_id: version.id, status: 'RUNNING', concurrency,
+          score_card: source ? source.score_card : pipeline.score_card, started_at: at, created_at: at,
         });
         columns.forEach((c, position) =>
           reports.insertColumn(reportId, { ...c, position }, at),
         );
+        reports.setManifest(reportId, manifest);
         return reportId;
       });
       deps.runner().start(id);
@@ -134,6 +191,20 @@ export function createReportRunService(deps: ReportRunDeps) {
       );
       if (report.status !== 'RUNNING') await this.finalize(report);
       return { success: true, cell: { row_index: body.row_index, column_name: column.name, value: body.value, status } };
+    },
+
+    /** `GET /reports/{baseline_id}/compare/{candidate_id}` (API.md §6). */
+    compare(workspaceId: number, baselineId: number, candidateId: number, query: CompareQuery) {
+      return compareRuns({
+        requireFinal(ws, id, loc) {
+          const report = deps.pipelines.requireReport(ws, id);
+          if (report.is_blueprint) throw invalidField(loc, `Report ${id} is a pipeline; compare two of its runs`);
+          return report;
+        },
+        columns: (reportId) => reports.columns(reportId),
+        cells,
+        datasets,
+      }, workspaceId, baselineId, candidateId, query);
     },
 
     /** `GET /api/public/v2/reports/{id}/rows`: a page of rows with every cell. */

@@ -17,6 +17,8 @@ export interface ReportDatasets {
   /** 404 when unknown or in another workspace. */
   version(workspaceId: number, datasetId: number): { id: number; dataset_group_id: number; version_number: number; column_names: string[]; row_count: number };
   rows(workspaceId: number, datasetId: number, from: number, limit: number): Array<{ row_index: number; data: Record<string, unknown> }>;
+  /** The group's draft (-1); 404 when the group has none. */
+  draftVersion(workspaceId: number, groupId: number): { id: number; dataset_group_id: number; version_number: number; column_names: string[]; row_count: number };
 }
 
 export interface ReportServiceDeps {
@@ -173,7 +175,8 @@ export function createReportService(deps: ReportServiceDeps) {
 
     get(workspaceId: number, id: number) {
       const report = requireReport(workspaceId, id);
-      return reportView(report, reports.columns(id), deps.cells, deps.runner(), datasets, now());
+      const view = reportView(report, reports.columns(id), deps.cells, deps.runner(), datasets, now());
+      return report.is_blueprint ? view : { ...view, report: { ...view.report, manifest: reports.manifest(id) } };
     },
 
     /** `GET /api/public/v2/evaluations`: pipelines, newest first, each with its runs. */

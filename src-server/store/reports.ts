@@ -169,6 +169,8 @@ export function createReportStore(db: Db) {
       VALUES (@report_id, @position, @name, @column_type, @configuration, @is_part_of_score, @created_at)`),
     updateColumn: db.prepare('UPDATE report_columns SET position = @position, name = @name, configuration = @configuration, is_part_of_score = @is_part_of_score WHERE id = @id'),
     deleteColumn: db.prepare<[number]>('DELETE FROM report_columns WHERE id = ?'),
+    setManifest: db.prepare<[string, number]>('UPDATE reports SET manifest = ? WHERE id = ? AND manifest IS NULL'),
+    manifest: db.prepare<[number], { manifest: string | null }>('SELECT manifest FROM reports WHERE id = ?'),
   };
 
   const one = (row: ReportRow | undefined) => (row === undefined ? undefined : decodeReport(row));
@@ -207,6 +209,14 @@ export function createReportStore(db: Db) {
       s.updateColumn.run({ id, position, name, configuration, is_part_of_score });
     },
     deleteColumn: (id: number) => void s.deleteColumn.run(id),
+
+    /** Stores a run's manifest once; a manifest is never rewritten. */
+    setManifest: (id: number, manifest: unknown) => void s.setManifest.run(JSON.stringify(manifest), id),
+    /** The run's manifest (decoded), or null for a pipeline or a run older than manifests. */
+    manifest(id: number): unknown {
+      const row = s.manifest.get(id);
+      return row?.manifest ? (JSON.parse(row.manifest) as unknown) : null;
+    },
   };
 }
 

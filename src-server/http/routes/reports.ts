@@ -1,6 +1,6 @@
 import {
-  CreateColumnBody, CreatedReport, CreateReportBody, PatchColumnBody, ReportColumnResponse, ReportDetail, ReportIdParam, ReportIdPathParam,
-  RunReportBody, RunStarted, ScoreCardBody, ScoreCardResponse, ScoreResponse,
+  CompareAnswer, CompareParams, CompareQuery, CreateColumnBody, CreatedReport, CreateReportBody, PatchColumnBody, ReportColumnResponse, ReportDetail,
+  ReportIdParam, ReportIdPathParam, RunReportBody, RunStarted, ScoreCardBody, ScoreCardResponse, ScoreResponse,
 } from '../../schemas/reports';
 import { NoContent } from '../../schemas/common';
 import type { ReportRunService } from '../../services/report-runs';
@@ -33,6 +33,12 @@ export function reportRoutes(reports: ReportService, runs: ReportRunService): Ro
       auth: 'key', params: ReportIdPathParam, body: RunReportBody, status: 201,
       response: RunStarted,
       handler: ({ params, body, principal }) => runs.run(principal.workspaceId, params.report_id, body),
+    }),
+    route({
+      method: 'get', path: '/reports/:baseline_id/compare/:candidate_id', summary: 'Compare two runs row by row, with significance', tag: 'Evaluations',
+      auth: 'key', params: CompareParams, query: CompareQuery,
+      response: CompareAnswer,
+      handler: ({ params, query, principal }) => runs.compare(principal.workspaceId, params.baseline_id, params.candidate_id, query),
     }),
     route({
       method: 'get', path: '/reports/:id/score', summary: 'The score of a run', tag: 'Evaluations',

@@ -4,6 +4,7 @@ import datasets from './003-datasets';
 import evaluations from './004-evaluations';
 import egress from './006-egress';
 import spans from './007-spans';
+import manifests from './008-manifests';
 
 export interface Migration {
   /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   { id: '004-evaluations', sql: evaluations },
   { id: '006-egress', sql: egress },
   { id: '007-spans', sql: spans },
+  { id: '008-manifests', sql: manifests },
 ];
