@@ -38,7 +38,8 @@ export function checkDatabase(db: Db, file: string): void {
   try {
     problems = (db.pragma('quick_check') as Array<{ quick_check: string }>).map((row) => row.quick_check);
   } catch (error) {
-    if (isDamage(error)) throw new DamagedDatabaseError(file, (error as Error).message);
+    // A page so damaged that the check itself cannot walk past it: that is what it found.
+    if (isDamage(error)) throw new DamagedDatabaseError(file, `PRAGMA quick_check found: ${(error as Error).message}`);
     throw error;
   }
   if (problems.length === 1 && problems[0] === 'ok') return;
