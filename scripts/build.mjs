@@ -27,6 +27,9 @@ export const RUNTIME_ENTRIES = {
   'python-worker': 'src-server/eval/sandbox/python-worker.ts',
 };
 
+/** Left in node_modules (see the build below); everything else the runtime imports is bundled. */
+const EXTERNAL = ['electron', 'better-sqlite3', 'quickjs-emscripten', '@jitl/*', 'pyodide', '@opentelemetry/*', 'protobufjs', 'protobufjs/*'];
+
 /** Sources whose change makes out/main stale. */
 const RUNTIME_SOURCES = ['src-server', 'src-main', 'package.json', 'scripts/build.mjs'];
 const STAMP = '.built-at';
@@ -108,10 +111,13 @@ export async function ensureRuntimeBuilt({ root = ROOT, outDir = join(root, 'out
       format: 'esm',
       platform: 'node',
       target: 'node20.19',
-      // Dependencies stay in node_modules: native better-sqlite3 (rebuilt for Electron when
-      // packaged), pyodide and QuickJS load their files relative to their own package.
-      packages: 'external',
-      external: ['electron'],
+      // Pure-JavaScript dependencies are bundled: resolving and reading their hundreds of files
+      // (zod, koa and theirs) was most of the start-up time. Packages that load files relative
+      // to themselves stay in node_modules: native better-sqlite3 (rebuilt for Electron when
+      // packaged), QuickJS and pyodide (WebAssembly), protobufjs-based OpenTelemetry.
+      external: EXTERNAL,
+      // Bundled CommonJS code calls require() for Node's built-ins; give the ES modules one.
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
       logLevel: 'warning',
       legalComments: 'none',
     });
