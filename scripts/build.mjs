@@ -120,6 +120,10 @@ export async function ensureRuntimeBuilt({ root = ROOT, outDir = join(root, 'out
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
       logLevel: 'warning',
       legalComments: 'none',
+      // Smaller source is less to parse and to keep in memory (measured: ~2 MiB of idle RSS);
+      // the linked source maps turn stack traces back into src/ names under --enable-source-maps.
+      minify: true,
+      sourcemap: 'linked',
     });
     log?.(`Server compiled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });
