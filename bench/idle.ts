@@ -66,7 +66,10 @@ async function startOnce(variant: Variant, dataDir: string): Promise<Start> {
     }),
   });
   const acked = performance.now();
-  if (res.status !== 201) throw new Error(`${variant}: /log-request answered ${res.status}: ${await res.text()}`);
+  if (res.status !== 201) {
+    child.kill('SIGKILL');
+    throw new Error(`${variant}: /log-request answered ${res.status}: ${await res.text()}`);
+  }
   await sleep(IDLE_MS);
   const idleRssMiB = rssMiB(child.pid!);
   child.kill('SIGTERM');

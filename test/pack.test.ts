@@ -53,7 +53,8 @@ describe('npm pack', () => {
     let child: ReturnType<typeof spawn>;
     let out = '';
     afterAll(() => {
-      child?.kill('SIGKILL');
+      // npx runs the bin in a child of its own: end the whole process group.
+      if (child?.pid) process.kill(-child.pid, 'SIGKILL');
     });
 
     it('runs `npx promptledger serve`: the API, its ingest thread and the UI answer', async () => {
@@ -63,6 +64,7 @@ describe('npm pack', () => {
         // Nothing from this checkout leaks in through the environment.
         env: { PATH: process.env.PATH, HOME: tempDir(), npm_config_update_notifier: 'false' },
         stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
       });
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
