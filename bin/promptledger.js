@@ -23,6 +23,9 @@ try {
     const { ensureBuilt } = await import('../scripts/build.mjs');
     await ensureBuilt({ ui: command === 'start' || !args.includes('--no-ui'), log: (m) => console.error(m) });
   }
+  // A bad flag or variable stops here, before the server's code is loaded.
+  const { loadConfig } = await import('../out/main/config.js');
+  loadConfig(command, args);
   if (command === 'serve') {
     const { main } = await import('../out/main/serve.js');
     await main(args);

@@ -19,6 +19,8 @@ export const RUNTIME_ENTRIES = {
   // `promptledger serve` and `promptledger start` (bin/promptledger.js imports these).
   serve: 'src-server/main.ts',
   start: 'src-main/start.ts',
+  // Checked by bin before the server's code loads, so a bad flag fails at once.
+  config: 'src-server/config.ts',
   // Electron's main process (package.json `main`).
   index: 'src-main/index.ts',
   // Worker threads.

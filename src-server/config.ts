@@ -94,7 +94,7 @@ function parseFlags(command: Command, argv: string[]): Record<string, string | b
     return parseArgs({ args: argv, options, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
   } catch (error) {
     // parseArgs names the flag ("Unknown option '--x'", "Option '--port <value>' argument missing").
-    throw new ConfigError(`${(error as Error).message.split('\n')[0]} (see README.md, "Configuration").`);
+    throw new ConfigError(`${(error as Error).message.split("\n")[0]} (README.md lists the flags).`);
   }
 }
 

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureRuntimeBuilt } from '../scripts/build.mjs';
 import { ensureRendererBuilt } from '../src-main/renderer-build';
 import { DEFAULT_MAX_BODY_BYTES, loadConfig } from '../src-server/config';
 import { startChildServer } from './support/child-server';
@@ -29,22 +30,27 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<{ cod
   );
 }
 
-describe('bad settings stop the CLI with one line naming the flag or variable', () => {
-  const cases: Array<{ args?: string[]; env?: Record<string, string>; message: RegExp }> = [
-    { args: ['--max-body-bytes', 'abc'], message: /^promptledger: Invalid --max-body-bytes "abc": use a whole number of bytes greater than 0\.$/ },
+describe.concurrent('bad settings stop the CLI with one line naming the flag or variable', () => {
+  const cases: Array<{ args?: string[]; env?: Record<string, string>; message: RegExp; start?: true }> = [
+    { args: ['--max-body-bytes', 'abc'], message: /^promptledger: Invalid --max-body-bytes "abc": use a whole number of bytes greater than 0\.$/, start: true },
     { args: ['--max-body-bytes', '0'], message: /Invalid --max-body-bytes "0"/ },
     { args: ['--max-body-bytes=-5'], message: /Invalid --max-body-bytes "-5"/ },
     { env: { PROMPTLEDGER_MAX_BODY_BYTES: '1.5' }, message: /Invalid PROMPTLEDGER_MAX_BODY_BYTES "1\.5"/ },
-    { env: { PROMPTLEDGER_DATA_DIR: '' }, message: /^promptledger: Invalid PROMPTLEDGER_DATA_DIR "": use a folder path/ },
+    { env: { PROMPTLEDGER_DATA_DIR: '' }, message: /^promptledger: Invalid PROMPTLEDGER_DATA_DIR "": use a folder path/, start: true },
     { args: ['--data-dir', ''], message: /Invalid --data-dir ""/ },
-    { args: ['--port', '65536'], message: /^promptledger: Invalid --port "65536": use a whole number from 0 to 65535/ },
+    { args: ['--port', '65536'], message: /^promptledger: Invalid --port "65536": use a whole number from 0 to 65535/, start: true },
     { env: { PROMPTLEDGER_PORT: 'http' }, message: /Invalid PROMPTLEDGER_PORT "http"/ },
     { env: { PROMPTLEDGER_EVAL_CONCURRENCY: '0' }, message: /Invalid PROMPTLEDGER_EVAL_CONCURRENCY "0"/ },
     { args: ['--colour'], message: /^promptledger: Unknown option '--colour'/ },
   ];
-  for (const { args = [], env = {}, message } of cases) {
-    for (const command of ['serve', 'start']) {
-      it(`${command} ${args.join(' ')} ${JSON.stringify(env)}`, async () => {
+  // Built once here, so no start below prints a build line of its own.
+  beforeAll(() => ensureRuntimeBuilt({ root: ROOT }));
+
+  // Every case through `serve`; `start` reads the same module, so a few through it too.
+  for (const { args = [], env = {}, message, start } of cases) {
+    for (const command of start ? ['serve', 'start'] : ['serve']) {
+      // Concurrent tests must assert through their own `expect`.
+      it(`${command} ${args.join(' ')} ${JSON.stringify(env)}`, async ({ expect }) => {
         const dir = join(tempDir(), 'never');
         const result = await runCli([command, ...args], { PROMPTLEDGER_DATA_DIR: dir, ...env });
         expect(result.code).toBe(1);
@@ -57,7 +63,7 @@ describe('bad settings stop the CLI with one line naming the flag or variable', 
     }
   }
 
-  it('accepts each limit at its bound', () => {
+  it('accepts each limit at its bound', ({ expect }) => {
     const env = { PROMPTLEDGER_DATA_DIR: '/tmp/x' };
     expect(loadConfig('serve', ['--max-body-bytes', '1', '--port', '65535', '--eval-concurrency', '1000'], env)).toMatchObject({
       maxBodyBytes: 1,
