@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureRuntimeBuilt } from '../scripts/build.mjs';
+import { ensureBuilt } from '../scripts/build.mjs';
 import { ensureRendererBuilt } from '../src-main/renderer-build';
 import { DEFAULT_MAX_BODY_BYTES, loadConfig } from '../src-server/config';
 import { startChildServer } from './support/child-server';
@@ -44,7 +44,7 @@ describe.concurrent('bad settings stop the CLI with one line naming the flag or 
     { args: ['--colour'], message: /^promptledger: Unknown option '--colour'/ },
   ];
   // Built once here, so no start below prints a build line of its own.
-  beforeAll(() => ensureRuntimeBuilt({ root: ROOT }));
+  beforeAll(() => ensureBuilt({ root: ROOT }), 300_000);
 
   // Every case through `serve`; `start` reads the same module, so a few through it too.
   for (const { args = [], env = {}, message, start } of cases) {
