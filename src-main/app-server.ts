@@ -4,14 +4,13 @@ import { generateKey } from '../src-server/services/auth';
 import { openApp } from '../src-server/compose';
 import { listenApp, type RunningServer } from '../src-server/server';
 import type { Logger } from '../src-server/logger';
+import type { Config } from '../src-server/config';
 import { knownApiKey } from './data-location';
-import { DEFAULT_PORT, listenOnFreePort } from './ports';
+import { listenOnFreePort } from './ports';
 
 export interface AppServerOptions {
-  dataDir: string;
-  env: NodeJS.ProcessEnv;
-  /** The built UI; when absent the server answers the API only. */
-  staticDir?: string;
+  /** From src-server/config.ts; `staticDir` undefined (`--no-ui`) serves the API only. */
+  config: Config;
   log?: Logger;
 }
 
@@ -27,23 +26,25 @@ export interface AppServer {
  * service), the fixed port or the next free one, the user's data folder, and the UI.
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
-  const { env } = options;
-  const preferred = env.PROMPTLEDGER_PORT === undefined ? DEFAULT_PORT : Number(env.PROMPTLEDGER_PORT);
-  if (!Number.isInteger(preferred) || preferred < 0 || preferred > 65535) {
-    throw new Error(`Invalid PROMPTLEDGER_PORT "${env.PROMPTLEDGER_PORT}": use a number from 0 to 65535.`);
-  }
-  const files = dataFiles(options.dataDir);
-  let apiKey = knownApiKey(options.dataDir, env);
+  const { config } = options;
+  const files = dataFiles(config.dataDir);
+  let apiKey = knownApiKey(config.dataDir, config.apiKey);
   // A data file whose key file was deleted would otherwise leave the UI with no way in: register
   // a fresh key for the default workspace and save it where the first one lived.
   const recoverKey = !apiKey && existsSync(files.database);
   if (recoverKey) apiKey = generateKey();
-  const opened = openApp({ dataDir: options.dataDir, apiKey, staticDir: options.staticDir, log: options.log });
-  const host = env.PROMPTLEDGER_HOST || '127.0.0.1';
+  const opened = openApp({
+    dataDir: config.dataDir,
+    apiKey,
+    bodyLimitBytes: config.maxBodyBytes,
+    evalConcurrency: config.evalConcurrency,
+    staticDir: config.staticDir,
+    log: options.log,
+  });
   let server: RunningServer;
   try {
     // The data opens once; a taken port retries only the listen.
-    server = await listenOnFreePort((port) => listenApp(opened, { host, port }), preferred);
+    server = await listenOnFreePort((port) => listenApp(opened, { host: config.host, port }), config.port);
   } catch (error) {
     await opened.close();
     throw error;

@@ -1,17 +1,14 @@
 // The Electron main process, kept thin: every decision lives in plain modules that the tests
 // run without Electron (ports, data folder, shutdown order, sessions).
 import { BrowserWindow, Menu, app, clipboard, dialog, shell, type MenuItemConstructorOptions } from 'electron';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../src-server/config';
 import { startAppServer, type AppServer } from './app-server';
-import { resolveDataDir } from './data-location';
 import { DataDirInUseError } from '../src-server/store/data-dir-lock';
 import { DamagedDatabaseError } from '../src-server/store/database-check';
 import { EXIT_DATA_DIR_REFUSED, READY_PREFIX } from './electron-process';
 import { openSession } from './session';
 import { createShutdown } from './shutdown';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 let mainWindow: BrowserWindow | null = null;
 let running: AppServer | null = null;
 
@@ -69,9 +66,12 @@ function buildMenu(server: AppServer, dataDir: string): void {
 }
 
 async function start(): Promise<void> {
-  const dataDir = resolveDataDir(process.env);
+  let dataDir: string;
   try {
-    running = await startAppServer({ dataDir, env: process.env, staticDir: join(HERE, '..', 'renderer') });
+    // `npm start` passes its flags here as environment variables (src-main/start.ts).
+    const config = loadConfig('start', [], process.env);
+    dataDir = config.dataDir;
+    running = await startAppServer({ config });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // One line for `npm start`, which falls back to the headless server when this process dies,

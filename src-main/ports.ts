@@ -1,5 +1,5 @@
-/** The desktop app's fixed port, so a local app's PROMPTLAYER_BASE_URL keeps working across starts. */
-export const DEFAULT_PORT = 8420;
+import { DEFAULT_PORT } from '../src-server/config';
+
 
 /** How many ports after the preferred one are tried before giving up. */
 export const PORT_ATTEMPTS = 20;

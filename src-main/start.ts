@@ -1,50 +1,48 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { loadConfig, packageRoot, type Config } from '../src-server/config';
 import { dataFiles } from '../src-server/data-dir';
 import { startAppServer } from './app-server';
-import { resolveDataDir } from './data-location';
 import { superviseElectron } from './electron-process';
 import { chooseLaunchMode, findElectronBinary, lastLine, type LaunchMode } from './launch-mode';
-import { ensureRendererBuilt } from './renderer-build';
 import { createShutdown } from './shutdown';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = packageRoot(import.meta.url);
 const ELECTRON_DIR = join(ROOT, 'node_modules', 'electron');
 /** Electron's own installer downloads ~100 MB; offline it fails fast, a slow link gets this long. */
 const INSTALL_TIMEOUT_MS = 180_000;
 
 /**
  * `promptledger start` (`npm start`): the desktop window when Electron can run here, else the
- * same UI served headless with the URL to open, after one line saying why.
+ * same UI served headless with the URL to open, after one line saying why. bin/promptledger.js
+ * has built the UI and this compiled code (out/) before it gets here.
  */
 export async function runStart(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { headless: { type: 'boolean' }, port: { type: 'string' }, 'data-dir': { type: 'string' } },
-    allowPositionals: true,
-  });
-  const runEnv: NodeJS.ProcessEnv = {
+  const config = loadConfig('start', argv, env);
+  // The window's process reads its settings from the environment: the flags travel there, as
+  // the values already checked above.
+  const electronEnv: NodeJS.ProcessEnv = {
     ...env,
-    ...(values.port !== undefined ? { PROMPTLEDGER_PORT: values.port } : {}),
-    ...(values['data-dir'] !== undefined ? { PROMPTLEDGER_DATA_DIR: values['data-dir'] } : {}),
+    PROMPTLEDGER_HOST: config.host,
+    PROMPTLEDGER_PORT: String(config.port),
+    PROMPTLEDGER_DATA_DIR: config.dataDir,
+    PROMPTLEDGER_MAX_BODY_BYTES: String(config.maxBodyBytes),
+    ...(config.evalConcurrency !== undefined ? { PROMPTLEDGER_EVAL_CONCURRENCY: String(config.evalConcurrency) } : {}),
   };
-  const facts = { env: runEnv, platform: process.platform, headlessFlag: values.headless ?? false };
-  let mode = chooseLaunchMode({ ...facts, electronPath: findElectronBinary(ELECTRON_DIR, runEnv) });
+  const facts = { env, platform: process.platform, headlessFlag: config.headless };
+  let mode = chooseLaunchMode({ ...facts, electronPath: findElectronBinary(ELECTRON_DIR, env) });
   if (mode.mode === 'headless' && mode.why === 'no-electron') {
     mode = chooseLaunchMode({ ...facts, electronPath: installElectron() });
   }
 
-  const staticDir = await ensureRendererBuilt({ root: ROOT, log: (m) => console.error(m) });
   if (mode.mode === 'electron') {
-    const failure = await runElectron(mode, runEnv);
+    const failure = await runElectron(mode, electronEnv);
     if (!failure) return;
     console.error(`promptledger: ${failure} — serving the UI headless instead.`);
   } else {
     console.error(`promptledger: ${mode.reason} — serving the UI headless.`);
   }
-  await runHeadless(runEnv, staticDir);
+  await runHeadless(config);
 }
 
 /** One attempt at Electron's binary download; null (and one line) when it fails. */
@@ -65,11 +63,7 @@ function installElectron(): string | null {
 
 /** Runs the window until it quits; returns why it could not start, or null when it ran. */
 async function runElectron(mode: Extract<LaunchMode, { mode: 'electron' }>, env: NodeJS.ProcessEnv): Promise<string | null> {
-  const build = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (build.status !== 0) return `building the desktop shell failed (${lastLine(build.stderr || build.stdout)})`;
+  // Electron loads package.json's `main`, out/main/index.js, which the build beside this file made.
   const child = spawn(mode.electronPath, [ROOT], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const outcome = await superviseElectron(child);
   // Another server holds the data dir, or its database is damaged: the message is the answer.
@@ -80,12 +74,10 @@ async function runElectron(mode: Extract<LaunchMode, { mode: 'electron' }>, env:
   return null;
 }
 
-async function runHeadless(env: NodeJS.ProcessEnv, staticDir: string): Promise<void> {
-  const dataDir = resolveDataDir(env);
+async function runHeadless(config: Config): Promise<void> {
+  const { dataDir } = config;
   const { server, loginUrl } = await startAppServer({
-    dataDir,
-    env,
-    staticDir,
+    config,
     log: { info: (m) => console.error(m), error: (m, e) => console.error(m, e) },
   });
   const shutdown = createShutdown({

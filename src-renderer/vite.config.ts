@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-/** The UI build; electron-vite's renderer section reuses it, and `npm start` / the tests run it. */
+/** The UI build; scripts/build.mjs runs it for `npm install`, `npm start`, `serve` and the tests. */
 export default defineConfig({
   root: here,
   base: '/',

@@ -1,37 +1,21 @@
-import { parseArgs } from 'node:util';
-import { defaultDataDir, dataFiles } from './data-dir';
-import { createServer, DEFAULT_BODY_LIMIT } from './server';
+import { loadConfig } from './config';
+import { dataFiles } from './data-dir';
+import { createServer } from './server';
 
 /**
- * Standalone server: `promptledger serve [--host H] [--port P] [--data-dir D]`.
- * Flags win over PROMPTLEDGER_HOST / _PORT / _DATA_DIR; port 0 picks a free port.
+ * Standalone server: `promptledger serve [--host H] [--port P] [--data-dir D] [--no-ui] …`
+ * (src-server/config.ts lists every flag and its environment variable; port 0 picks a free port).
  */
 export async function main(argv = process.argv.slice(2), env = process.env): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'max-body-bytes': { type: 'string' },
-    },
-    allowPositionals: true,
-  });
-  const host = values.host ?? env.PROMPTLEDGER_HOST ?? '127.0.0.1';
-  const portText = values.port ?? env.PROMPTLEDGER_PORT ?? '8420';
-  const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`Invalid port "${portText}": use a number from 0 to 65535 (0 picks a free port).`);
-  }
-  const bodyLimitBytes = Number(values['max-body-bytes'] ?? env.PROMPTLEDGER_MAX_BODY_BYTES ?? DEFAULT_BODY_LIMIT);
-  const dataDir = values['data-dir'] ?? env.PROMPTLEDGER_DATA_DIR ?? defaultDataDir(env);
-
+  const config = loadConfig('serve', argv, env);
   const server = await createServer({
-    dataDir,
-    host,
-    port,
-    apiKey: env.PROMPTLEDGER_API_KEY || undefined,
-    bodyLimitBytes,
+    dataDir: config.dataDir,
+    host: config.host,
+    port: config.port,
+    apiKey: config.apiKey,
+    bodyLimitBytes: config.maxBodyBytes,
+    evalConcurrency: config.evalConcurrency,
+    staticDir: config.staticDir,
     log: {
       info: (message) => console.error(message),
       error: (message, error) => console.error(message, error),
@@ -54,7 +38,8 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
   process.on('SIGTERM', () => stop('SIGTERM'));
   // Only now announce readiness: a supervisor may signal us the moment it reads this line.
   if (server.generatedKey) {
-    console.log(`API key for the default workspace (shown once; saved to ${dataFiles(dataDir).apiKey}): ${server.generatedKey}`);
+    console.log(`API key for the default workspace (shown once; saved to ${dataFiles(config.dataDir).apiKey}): ${server.generatedKey}`);
   }
   console.log(`promptledger listening on ${server.url}`);
+  if (config.staticDir) console.log(`Open the UI: ${server.url}/ (sign in with the API key${config.apiKey ? '' : ` in ${dataFiles(config.dataDir).apiKey}`})`);
 }

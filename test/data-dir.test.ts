@@ -1,3 +1,4 @@
+import { loadConfig } from '../src-server/config';
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { request } from 'node:http';
@@ -107,7 +108,7 @@ describe('one server per data dir', () => {
   it('refuses the desktop app\'s server (startAppServer) the same way, without trying other ports', async () => {
     const dataDir = tempDir();
     await start(dataDir);
-    await expect(startAppServer({ dataDir, env: { PROMPTLEDGER_PORT: '0' } })).rejects.toThrow(
+    await expect(startAppServer({ config: loadConfig('start', [], { PROMPTLEDGER_PORT: '0', PROMPTLEDGER_DATA_DIR: dataDir }) })).rejects.toThrow(
       new RegExp(`data dir ${escape(dataDir)} is in use .*pid ${process.pid}`),
     );
   });

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src-main/app-server';
 import { openApp } from '../../src-server/compose';
 import { listenApp } from '../../src-server/server';
+import { loadConfig } from '../../src-server/config';
 import { openSession } from '../../src-main/session';
 import { call, tempDir } from '../support/server';
 import { logBody } from '../support/factories';
@@ -16,7 +17,7 @@ afterEach(async () => {
 });
 
 async function start(dataDir: string, env: NodeJS.ProcessEnv = {}) {
-  const app = await startAppServer({ dataDir, env: { PROMPTLEDGER_PORT: '0', ...env } });
+  const app = await startAppServer({ config: loadConfig('start', [], { PROMPTLEDGER_PORT: '0', PROMPTLEDGER_DATA_DIR: dataDir, ...env }) });
   running.push(app);
   return app;
 }
@@ -93,7 +94,7 @@ describe('the desktop server', () => {
 
   it('rejects an invalid PROMPTLEDGER_PORT before touching the data', async () => {
     const dir = join(tempDir(), 'never');
-    await expect(startAppServer({ dataDir: dir, env: { PROMPTLEDGER_PORT: '70000' } })).rejects.toThrow(/Invalid PROMPTLEDGER_PORT/);
+    expect(() => loadConfig('start', [], { PROMPTLEDGER_PORT: '70000', PROMPTLEDGER_DATA_DIR: dir })).toThrow(/Invalid PROMPTLEDGER_PORT/);
     expect(existsSync(dir)).toBe(false);
   });
 

@@ -4,7 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultDataDir } from '../../src-server/data-dir';
-import { knownApiKey, resolveDataDir } from '../../src-main/data-location';
+import { loadConfig } from '../../src-server/config';
+import { knownApiKey } from '../../src-main/data-location';
 import { superviseElectron } from '../../src-main/electron-process';
 import { chooseLaunchMode, findElectronBinary } from '../../src-main/launch-mode';
 import { listenOnFreePort } from '../../src-main/ports';
@@ -73,18 +74,19 @@ describe('port choice', () => {
 
 describe('data folder and key', () => {
   it('uses PROMPTLEDGER_DATA_DIR when set, else the OS user-data folder', () => {
-    expect(resolveDataDir({ PROMPTLEDGER_DATA_DIR: '/tmp/pl' }, 'linux')).toBe('/tmp/pl');
-    expect(resolveDataDir({ XDG_CONFIG_HOME: '/x' }, 'linux')).toBe('/x/promptledger');
-    expect(resolveDataDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toBe(defaultDataDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32'));
-    expect(resolveDataDir({}, 'darwin')).toMatch(/Library\/Application Support\/promptledger$/);
+    expect(loadConfig('start', [], { PROMPTLEDGER_DATA_DIR: '/tmp/pl' }).dataDir).toBe('/tmp/pl');
+    expect(loadConfig('start', ['--data-dir', '/tmp/flag'], { PROMPTLEDGER_DATA_DIR: '/tmp/pl' }).dataDir).toBe('/tmp/flag');
+    expect(defaultDataDir({ XDG_CONFIG_HOME: '/x' }, 'linux')).toBe('/x/promptledger');
+    expect(defaultDataDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toBe('C:\\Users\\u\\AppData\\Roaming/promptledger');
+    expect(defaultDataDir({}, 'darwin')).toMatch(/Library\/Application Support\/promptledger$/);
   });
 
   it('finds the key in the environment first, then in the api-key file', () => {
     const dir = tempDir();
-    expect(knownApiKey(dir, {})).toBeUndefined();
+    expect(knownApiKey(dir, undefined)).toBeUndefined();
     writeFileSync(join(dir, 'api-key'), 'pl_from_file\n');
-    expect(knownApiKey(dir, {})).toBe('pl_from_file');
-    expect(knownApiKey(dir, { PROMPTLEDGER_API_KEY: 'pl_env' })).toBe('pl_env');
+    expect(knownApiKey(dir, undefined)).toBe('pl_from_file');
+    expect(knownApiKey(dir, loadConfig('start', [], { PROMPTLEDGER_API_KEY: 'pl_env' }).apiKey)).toBe('pl_env');
   });
 });
 

@@ -14,9 +14,12 @@ export interface ChildServer {
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** `promptledger serve` as a separate process, exactly as a user or app would start it. */
-export async function startChildServer(dataDir: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  const child = spawn(process.execPath, [join(root, 'bin', 'promptledger.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
+/**
+ * `promptledger serve` (the compiled server) as a separate process, exactly as a user or app would
+ * start it; API only unless `args` say otherwise.
+ */
+export async function startChildServer(dataDir: string, env: Record<string, string> = {}, args = ['--no-ui']): Promise<ChildServer> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'promptledger.js'), 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
