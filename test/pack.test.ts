@@ -42,7 +42,7 @@ describe('npm pack', () => {
   });
 
   it('holds the compiled entry points and the built UI, not the sources', () => {
-    for (const file of ['bin/promptledger.js', 'out/main/serve.js', 'out/main/start.js', 'out/main/index.js', 'out/main/ingest-worker.js', 'out/main/sandbox-worker.js', 'out/main/python-worker.js', 'out/renderer/index.html']) {
+    for (const file of ['bin/promptledger.js', 'out/main/serve.js', 'out/main/start.js', 'out/main/index.js', 'out/main/ingest-worker.js', 'out/main/javascript-child.js', 'out/main/python-child.js', 'out/renderer/index.html']) {
       expect(files).toContain(file);
     }
     expect(files.filter((f) => /^(src-|test\/|bench\/|scripts\/)|\.ts$|\.map$|\.built-at$/.test(f))).toEqual([]);
