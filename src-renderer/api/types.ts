@@ -9,6 +9,7 @@ import type * as common from '../../src-server/schemas/common';
 import type * as datasets from '../../src-server/schemas/datasets';
 import type * as explorer from '../../src-server/schemas/explorer';
 import type * as prompts from '../../src-server/schemas/prompts';
+import type * as providers from '../../src-server/schemas/providers';
 import type * as reports from '../../src-server/schemas/reports';
 import type * as system from '../../src-server/schemas/system';
 import type * as workspaces from '../../src-server/schemas/workspaces';
@@ -53,6 +54,11 @@ export type ColumnType = z.infer<typeof system.ColumnTypeList>['column_types'][n
 export type SystemInfo = z.infer<typeof system.SystemInfo>;
 export type ApiKey = z.infer<typeof workspaces.ApiKeyList>['api_keys'][number];
 export type CreatedApiKey = z.infer<typeof workspaces.CreatedApiKey>;
+export type Provider = z.infer<typeof providers.Provider>;
+/** A client the server speaks (`GET /api/public/v2/provider-clients`, from its provider registry). */
+export type ProviderClientInfo = z.infer<typeof providers.ProviderClientList>['items'][number];
+export type ProviderTest = z.infer<typeof providers.ProviderTestAnswer>;
+
 /** Traces come straight from the server's own types (type-only imports, erased from the bundle). */
 export type TraceList = ReturnType<import('../../src-server/services/traces').TraceService['list']>;
 export type TraceItem = TraceList['traces'][number];

@@ -3,7 +3,7 @@ import type { OutboundFetch } from '../outbound/gate';
 import { FALLBACK_PROVIDER, isProviderId, providerModules, type ProviderId } from '../providers/index';
 import type { ProviderConnection, ProviderHttp, ProviderModule } from '../providers/provider';
 import type { CreateProviderBody, PatchProviderBody } from '../schemas/providers';
-import type { ProviderRow, ProviderStore } from '../store/providers';
+import type { Provider, ProviderStore } from '../store/providers';
 import type { Writer } from '../store/writer';
 
 /** A provider with its key in full: for calling it (SDK `run()`, the evaluation engine). */
@@ -22,7 +22,7 @@ export function maskKey(key: string | null): string | null {
   return key.length > 12 ? `${key.slice(0, 3)}…${key.slice(-4)}` : '…';
 }
 
-const config = (row: ProviderRow): ProviderConfig => ({
+const config = (row: Provider): ProviderConfig => ({
   id: row.id,
   name: row.name,
   // A client no longer in the registry (a downgrade) speaks the API most servers copy.
@@ -57,14 +57,14 @@ function stored(p: ProviderConfig, env: Record<string, string | undefined>): Pro
 }
 
 export function createProviderService({ store, writer, now, env, outbound }: ProviderServiceDeps) {
-  const view = (row: ProviderRow) => ({
+  const view = (row: Provider) => ({
     id: row.id,
     name: row.name,
     client: row.client,
     base_url: row.base_url,
     api_key: maskKey(row.api_key),
     has_api_key: row.api_key !== null,
-    created_at: new Date(row.created_at).toISOString(),
+    created_at: row.created_at,
   });
 
   /** Where and with which key to call `name`: a stored provider of the workspace, else a built-in one. */

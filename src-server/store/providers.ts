@@ -1,6 +1,7 @@
+import { isoDate } from '../iso-date';
 import type { Db } from './db';
 
-export interface ProviderRow {
+interface ProviderRow {
   id: number;
   workspace_id: number;
   name: string;
@@ -9,6 +10,13 @@ export interface ProviderRow {
   api_key: string | null;
   created_at: number;
 }
+
+/** A stored provider as services see it: the key in full (masking is the view's job), dates ISO. */
+export interface Provider extends Omit<ProviderRow, 'created_at'> {
+  created_at: string;
+}
+
+const decode = (row: ProviderRow): Provider => ({ ...row, created_at: isoDate(row.created_at) });
 
 export function createProviderStore(db: Db) {
   const s = {
@@ -24,13 +32,19 @@ export function createProviderStore(db: Db) {
     ),
   };
   return {
-    byId: (workspaceId: number, id: number) => s.byId.get(workspaceId, id),
-    byName: (workspaceId: number, name: string) => s.byName.get(workspaceId, name),
-    all: (workspaceId: number) => s.all.all(workspaceId),
+    byId: (workspaceId: number, id: number): Provider | undefined => {
+      const row = s.byId.get(workspaceId, id);
+      return row && decode(row);
+    },
+    byName: (workspaceId: number, name: string): Provider | undefined => {
+      const row = s.byName.get(workspaceId, name);
+      return row && decode(row);
+    },
+    all: (workspaceId: number) => s.all.all(workspaceId).map(decode),
     insert: (p: Omit<ProviderRow, 'id'>) =>
       Number(s.insert.run(p.workspace_id, p.name, p.client, p.base_url, p.api_key, p.created_at).lastInsertRowid),
     remove: (workspaceId: number, id: number) => s.remove.run(workspaceId, id).changes > 0,
-    update: (p: Pick<ProviderRow, 'workspace_id' | 'id' | 'name' | 'client' | 'base_url' | 'api_key'>) =>
+    update: (p: Pick<Provider, 'workspace_id' | 'id' | 'name' | 'client' | 'base_url' | 'api_key'>) =>
       s.update.run(p.name, p.client, p.base_url, p.api_key, p.workspace_id, p.id).changes > 0,
   };
 }

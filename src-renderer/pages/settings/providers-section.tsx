@@ -1,29 +1,10 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
+import type { Provider, ProviderClientInfo, ProviderTest } from '../../api/types';
 
-interface Provider {
-  id: number;
-  name: string;
-  client: string;
-  base_url: string | null;
-  api_key: string | null;
-}
-
-/** A client the server speaks (`GET /api/public/v2/provider-clients`, from its provider registry). */
-interface ProviderClient {
-  id: string;
-  display_name: string;
-  default_base_url: string;
-  api_key_env: string;
-}
-
-interface TestResult {
-  ok: boolean;
-  latency_ms: number;
-  models?: string[];
-  error?: string;
-}
+type ProviderClient = ProviderClientInfo;
+type TestResult = ProviderTest;
 
 const EMPTY = { name: '', client: 'openai', base_url: '', api_key: '' };
 
@@ -207,7 +188,7 @@ function TestOutcome({ result }: { result: TestResult | 'running' | undefined })
 /** Edits one provider in place (`PATCH`): an empty key field keeps the stored key. */
 function EditRow({ provider, clients, onDone, onCancel }: { provider: Provider; clients: ProviderClient[]; onDone: () => void; onCancel: () => void }) {
   const api = useApi();
-  const [form, setForm] = useState({ name: provider.name, client: provider.client, base_url: provider.base_url ?? '', api_key: '', clearKey: false });
+  const [form, setForm] = useState({ name: provider.name, client: provider.client as string, base_url: provider.base_url ?? '', api_key: '', clearKey: false });
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
     setError(null);
