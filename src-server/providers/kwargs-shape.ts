@@ -1,6 +1,6 @@
-export type Json = Record<string, unknown>;
+import { isObject, type Json } from '../is-object';
 
-export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject, type Json };
 
 /** What a kwargs builder needs: the rendered template, the model name and its parameters. */
 export interface KwargsInput {

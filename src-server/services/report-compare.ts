@@ -3,7 +3,7 @@ import { describeDifference, mcnemarExact, mean, pairedBootstrapCi } from '../ev
 import { scoreColumns } from '../eval/score';
 import type { ReportCellStore } from '../store/report-cells';
 import type { ReportColumn, Report } from '../store/reports';
-import { datasetSha256 } from './run-manifest';
+import { versionSha256 } from './run-manifest';
 
 /**
  * `GET /reports/{baseline}/compare/{candidate}` (API.md §6). Rows are paired by row_index: both
@@ -141,17 +141,7 @@ function pairedRowCount(deps: CompareDeps, workspaceId: number, baseline: Report
   return a.row_count;
 }
 
-function hashOf(deps: CompareDeps, workspaceId: number, datasetId: number): string {
-  function* rows() {
-    for (let from = 0; ; ) {
-      const chunk = deps.datasets.rows(workspaceId, datasetId, from, 1000);
-      if (chunk.length === 0) return;
-      yield* chunk;
-      from = chunk[chunk.length - 1].row_index + 1;
-    }
-  }
-  return datasetSha256(rows());
-}
+const hashOf = (deps: CompareDeps, workspaceId: number, datasetId: number) => versionSha256((...a) => deps.datasets.rows(...a), workspaceId, datasetId);
 
 /** Every cell's value per column id, by row; cells without a value (ERROR, SKIPPED) hold null. */
 function valuesByColumn(cells: ReportCellStore, reportId: number, rowCount: number): Map<number, Map<number, Value>> {

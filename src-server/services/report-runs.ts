@@ -11,7 +11,7 @@ import { compareRuns, type CompareQuery } from './report-compare';
 import { checkReferences } from './report-columns';
 import { roundCost } from './report-views';
 import type { ReportDatasets, ReportService } from './reports';
-import { datasetSha256, pinColumn, redact, type ManifestTools, type RunManifest } from './run-manifest';
+import { pinColumn, redact, versionSha256, type ManifestTools, type RunManifest } from './run-manifest';
 
 export interface ReportRunDeps {
   reports: ReportStore;
@@ -68,15 +68,6 @@ export function createReportRunService(deps: ReportRunDeps) {
     return source;
   }
 
-  function* allRows(workspaceId: number, datasetId: number) {
-    for (let from = 0; ; ) {
-      const chunk = datasets.rows(workspaceId, datasetId, from, 1000);
-      if (chunk.length === 0) return;
-      yield* chunk;
-      from = chunk[chunk.length - 1].row_index + 1;
-    }
-  }
-
   function computeScore(report: Report) {
     const chosen = scoreColumns(reports.columns(report.id), report.score_card);
     const scores = chosen.map((c) => scoreColumn(c.name, cells.columnValues(report.id, c.id))).filter((s): s is ColumnScore => s !== null);
@@ -116,7 +107,7 @@ export function createReportRunService(deps: ReportRunDeps) {
       const manifest: RunManifest = {
         dataset: {
           dataset_group_id: version.dataset_group_id, dataset_id: version.id, version_number: version.version_number, row_count: version.row_count,
-          sha256: datasetSha256(allRows(workspaceId, version.id)),
+          sha256: versionSha256((...a) => datasets.rows(...a), workspaceId, version.id),
         },
         columns: columns.map((c, position) => ({
           name: c.name, column_type: c.column_type, position, configuration: redact(c.configuration) as Record<string, unknown>, resolved: c.resolved,

@@ -104,6 +104,21 @@ export function datasetSha256(rows: Iterable<{ data: Record<string, unknown> }>)
   return hash.digest('hex');
 }
 
+type RowPages = (workspaceId: number, datasetId: number, from: number, limit: number) => Array<{ row_index: number; data: Record<string, unknown> }>;
+
+/** The hash of a stored version, read 1,000 rows at a time so a large version is never held whole. */
+export function versionSha256(rows: RowPages, workspaceId: number, datasetId: number): string {
+  function* all() {
+    for (let from = 0; ; ) {
+      const chunk = rows(workspaceId, datasetId, from, 1000);
+      if (chunk.length === 0) return;
+      yield* chunk;
+      from = chunk[chunk.length - 1].row_index + 1;
+    }
+  }
+  return datasetSha256(all());
+}
+
 const SECRET_KEY = /^(authorization|proxy-authorization|cookie|set-cookie|token|x-api-key)$|api[-_]?key|secret|passw(or)?d|access[-_]?token|auth[-_]?token|bearer|credential|private[-_]?key/i;
 export const REDACTED = '[redacted]';
 

@@ -1,7 +1,5 @@
+import { isObject, type Json } from '../is-object';
 import { templateFormats, type TemplateFormatId } from './index';
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const formatOf = (value: unknown): TemplateFormatId => (value === 'jinja2' ? 'jinja2' : 'f-string');
 

@@ -1,5 +1,5 @@
 import type { NewSpan, SpanStatusCode } from '../../store/spans';
-import { isObject } from '../../providers/kwargs-shape';
+import { isObject } from '../../is-object';
 
 /** A span as decoded, before it is given to a workspace. */
 export type DecodedSpan = Omit<NewSpan, 'workspace_id'>;
