@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { openSqlite } from './sqlite';
 
 export interface DataDirLock {
   release(): void;
@@ -37,7 +37,7 @@ export class DataDirInUseError extends Error {
 export function lockDataDir(dataDir: string): DataDirLock {
   const lockFile = join(dataDir, 'server.lock');
   const pidFile = join(dataDir, 'server.pid');
-  const connection = new Database(lockFile);
+  const connection = openSqlite(lockFile);
   try {
     connection.pragma('busy_timeout = 0');
     connection.pragma('locking_mode = EXCLUSIVE');

@@ -1,8 +1,9 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkDatabase, DamagedDatabaseError, isDamage } from './database-check';
 import { migrate } from './migrate';
+import { openSqlite } from './sqlite';
 
 export type Db = Database.Database;
 
@@ -17,7 +18,7 @@ export interface OpenOptions {
 /** Opens (creating if needed) the one database file and brings its schema up to date. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = openSqlite(file);
   try {
     // The first statement reads the header: a file that is not SQLite fails here.
     db.pragma('journal_mode = WAL');

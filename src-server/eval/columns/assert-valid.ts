@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
 import { z } from 'zod';
+import { openSqlite } from '../../store/sqlite';
 import { asJson, asNumber, asText, column } from '../cell-values';
 import { columnType } from '../column-type';
 import { ColumnRef } from '../config-fields';
@@ -11,7 +11,7 @@ import { ColumnRef } from '../config-fields';
  */
 function isValidSql(sql: string): boolean {
   if (sql.trim() === '') return false;
-  const db = new Database(':memory:');
+  const db = openSqlite(':memory:');
   try {
     db.prepare(sql);
     return true;
