@@ -4,7 +4,7 @@
 // changed; the tests build the UI through src-main/renderer-build.ts, which re-exports this file.
 // Plain JavaScript so that it runs before anything is compiled and without a TypeScript loader.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,7 +39,26 @@ export const CHILD_ENTRIES = {
 };
 
 /** Left in node_modules (see the build below); everything else the runtime imports is bundled. */
-const EXTERNAL = ['electron', 'better-sqlite3', 'quickjs-emscripten', '@jitl/*', 'pyodide', '@opentelemetry/*', 'protobufjs', 'protobufjs/*'];
+const EXTERNAL = ['electron', 'quickjs-emscripten', '@jitl/*', 'pyodide', '@opentelemetry/*', 'protobufjs', 'protobufjs/*'];
+
+/**
+ * Content types the server can send or serve, by extension; every type with a default charset is
+ * kept as well. Koa and type-is load the whole mime-db (2,500 types, two copies of ~200 KB: a
+ * fifth of the bundle, parsed and indexed at every start) to answer for these few.
+ */
+const MIME_EXTENSIONS = new Set('json html htm txt text bin js mjs cjs css map svg png jpg jpeg gif ico webp avif woff woff2 ttf otf wasm csv xml pdf zip gz md yaml yml'.split(' '));
+
+/** esbuild plugin: each bundled copy of mime-db becomes the types in MIME_EXTENSIONS. */
+const mimeSubset = {
+  name: 'mime-db-subset',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]mime-db[\\/]db\.json$/ }, ({ path }) => {
+      const db = JSON.parse(readFileSync(path, 'utf8'));
+      const kept = Object.entries(db).filter(([, entry]) => entry.charset || (entry.extensions ?? []).some((ext) => MIME_EXTENSIONS.has(ext)));
+      return { contents: JSON.stringify(Object.fromEntries(kept)), loader: 'json' };
+    });
+  },
+};
 
 /** Sources whose change makes out/main stale. */
 const RUNTIME_SOURCES = ['src-server', 'src-main', 'package.json', 'scripts/build.mjs'];
@@ -123,10 +142,12 @@ export async function ensureRuntimeBuilt({ root = ROOT, outDir = join(root, 'out
       platform: 'node',
       target: 'node20.19',
       // Pure-JavaScript dependencies are bundled: resolving and reading their hundreds of files
-      // (zod, koa and theirs) was most of the start-up time. Packages that load files relative
-      // to themselves stay in node_modules: native better-sqlite3 (rebuilt for Electron when
-      // packaged), QuickJS and pyodide (WebAssembly), protobufjs-based OpenTelemetry.
+      // (zod, koa and theirs) was most of the start-up time. better-sqlite3's JavaScript is
+      // bundled too; its native addon stays in node_modules (rebuilt for Electron when packaged)
+      // and store/sqlite.ts hands its path over. Packages that load files relative to themselves
+      // stay there: QuickJS and pyodide (WebAssembly), protobufjs-based OpenTelemetry.
       external: EXTERNAL,
+      plugins: [mimeSubset],
       // Bundled CommonJS code calls require() for Node's built-ins; give the ES modules one.
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
       logLevel: 'warning',
