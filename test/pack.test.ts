@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../scripts/build.mjs';
 import { call, tempDir } from './support/server';
 import { logBody } from './support/factories';
+import { publishDataset } from './support/evaluations';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -83,6 +84,12 @@ describe('npm pack', () => {
       const page = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
+      // RE2 loads at the first pattern, from the installed dependencies, not from the bundle.
+      const api = { api: (path: string, options: { body?: unknown } = {}) => call(url, path, { ...options, key }) };
+      const { groupId } = await publishDataset(api, [{ text: 'ab' }]);
+      const pipeline = await api.api('/reports', { body: { dataset_group_id: groupId, columns: [{ column_type: 'REGEX', name: 'm', configuration: { source: 'text', regex_pattern: '(a)\\1' } }] } });
+      expect(pipeline.status).toBe(422);
+      expect(pipeline.body.message).toMatch(/linear-time engine, RE2/);
     });
   });
 });

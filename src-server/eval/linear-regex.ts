@@ -1,5 +1,14 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { CellError } from './column-type';
+
+/**
+ * re2js is loaded at the first pattern, not at start: it is 150 KB of code that most sessions
+ * never run (its CommonJS build, so the load stays synchronous; the server's bundle leaves it out).
+ */
+const load = createRequire(import.meta.url);
+let engine: typeof RE2JS | undefined;
+const re2 = (): typeof RE2JS => (engine ??= (load('re2js') as typeof import('re2js')).RE2JS);
 
 /**
  * User patterns (REGEX, REGEX_EXTRACTION) run on RE2 (re2js, a pure-JS port): matching is linear
@@ -20,7 +29,7 @@ export function compileLinear(pattern: string): RE2JS {
   let compiled = cache.get(pattern);
   if (compiled) return compiled;
   try {
-    compiled = RE2JS.compile(fromJavaScriptSyntax(pattern));
+    compiled = re2().compile(fromJavaScriptSyntax(pattern));
   } catch (error) {
     const reason = (error as Error).message.replace(/^error parsing regexp:\s*/, '');
     const hint = /\\[1-9]|\(\?[=!<]/.test(pattern) ? ' (backreferences and lookaround are not supported: patterns run on a linear-time engine, RE2)' : '';
