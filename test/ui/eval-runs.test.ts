@@ -159,15 +159,16 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     await page.getByRole('button', { name: '⇄ Swap baseline and candidate' }).click();
     await expect.poll(() => page.getByTestId('baseline-name').textContent()).toBe('hello prompt');
     expect(await verdicts()).toEqual({ baseline: 'hello prompt', improved: '0', regressed: '2', rows: ['changed', 'regressed', 'changed', 'regressed'] });
-    const stats = page.getByRole('region', { name: 'Column changes first' });
-    await stats.getByRole('row', { name: /says hello/ }).getByText('within noise').waitFor();
-    await stats.getByRole('row', { name: /says hello/ }).getByText('McNemar p = 0.500').waitFor();
+    const stats = page.getByRole('region', { name: 'Column changes' }).getByRole('row', { name: /says hello/ });
+    await stats.getByText('within noise').waitFor();
+    await stats.getByText('McNemar p = 0.500').waitFor();
 
     // Regressions only: the server's verdict=regressed filter.
     await page.getByLabel('Regressions only').check();
     await expect.poll(() => page.getByTestId('rows-shown').textContent()).toBe('2 of 4 rows');
     const shown = page.getByRole('table', { name: 'Comparison' }).locator('tbody tr');
     expect(await shown.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-delta')))).toEqual(['regressed', 'regressed']);
+    await page.getByRole('table', { name: 'Comparison' }).scrollIntoViewIfNeeded();
     await ui.screenshot('evaluations-compare-regressions');
     await page.getByRole('button', { name: '← Pipeline' }).click();
 
@@ -178,6 +179,9 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     await page.getByRole('region', { name: 'Candidate first (again)' }).waitFor();
     await page.getByRole('region', { name: 'Candidate hello prompt' }).waitFor();
     await page.getByRole('figure', { name: 'Score across runs' }).waitFor();
+    const columnRow = (column: string, candidate: string) => page.getByRole('region', { name: 'Column changes' }).locator(`tr[data-column="${column}"][data-candidate="${candidate}"]`);
+    await columnRow('says hello', 'hello prompt').getByText('within noise').waitFor();
+    await columnRow('says hello', 'first (again)').getByText('no change').waitFor();
     await ui.screenshot('evaluations-compare-three');
     expect(ui.problems).toEqual([]);
   });

@@ -19,6 +19,8 @@ export interface Evidence {
   delta: number | null;
   p_value?: number;
   ci95?: [number, number] | null;
+  improved?: number;
+  regressed?: number;
 }
 
 /**
@@ -31,9 +33,11 @@ export function plainWords(e: Evidence): { words: string; tone: 'ok' | 'bad' | '
   if (e.delta === null) return { words: 'no paired values', tone: 'muted' };
   if (e.kind === 'boolean') {
     if (e.p_value === undefined) return { words: 'no paired values', tone: 'muted' };
+    if (e.improved === 0 && e.regressed === 0) return { words: 'no change', tone: 'muted' };
     if (e.p_value >= 0.05 || e.delta === 0) return { words: 'within noise', tone: 'muted' };
   } else {
     if (!e.ci95) return { words: 'too few rows to tell', tone: 'muted' };
+    if (e.ci95[0] === 0 && e.ci95[1] === 0) return { words: 'no change', tone: 'muted' };
     if (e.ci95[0] <= 0 && e.ci95[1] >= 0) return { words: 'within noise', tone: 'muted' };
   }
   return e.delta > 0 ? { words: 'likely better', tone: 'ok' } : { words: 'likely worse', tone: 'bad' };

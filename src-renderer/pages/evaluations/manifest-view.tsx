@@ -35,7 +35,7 @@ export function ManifestView({ manifest }: { manifest: RunManifest }) {
   const repeats = manifest.reproduces_report_id;
   const source = useLoad((a, signal) => (repeats ? a<ReportDetail>(`/reports/${repeats}`, { signal }) : Promise.resolve(null)), [repeats]);
   return (
-    <section className="card stack" aria-label="Manifest" style={{ gap: 10 }}>
+    <section className="card stack" aria-label="Manifest" style={{ gap: 10, flexShrink: 0, overflowX: 'auto' }}>
       <div className="row">
         <h2 className="grow" style={{ margin: 0 }}>What this run used</h2>
         <span className="muted">fixed when it started, {fmtTime(manifest.started_at)}</span>
@@ -92,10 +92,10 @@ export function ManifestView({ manifest }: { manifest: RunManifest }) {
                       <span className="muted">—</span>
                     )}
                   </td>
-                  <td>{r.model ? `${r.provider} / ${r.model}` : <span className="muted">—</span>}</td>
-                  <td className="mono">{r.model ? fmtParameters(r.parameters) : ''}</td>
-                  <td className="mono">{r.base_url ?? (r.model ? <span className="muted">provider default</span> : '')}</td>
-                  <td className="mono">{r.code_sha256 ? <span title={`sha256 ${r.code_sha256}`}>sha256 {short(r.code_sha256)}</span> : ''}</td>
+                  <td className="nowrap">{r.model ? `${r.provider} / ${r.model}` : <span className="muted">—</span>}</td>
+                  <td className="mono nowrap">{r.model ? fmtParameters(r.parameters) : ''}</td>
+                  <td className="mono nowrap">{r.base_url ?? (r.model ? <span className="muted">provider default</span> : '')}</td>
+                  <td className="mono nowrap">{r.code_sha256 ? <span title={`sha256 ${r.code_sha256}`}>sha256 {short(r.code_sha256)}</span> : ''}</td>
                 </tr>
               );
             })}

@@ -117,15 +117,11 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
         ))}
       </div>
 
-      {compares.map((cmp) => (
-        <ColumnChanges key={cmp.candidate.id} compare={cmp} titled={compares.length > 1} />
-      ))}
-
-      <ScoreChart runs={pipeline.runs} highlight={ids} />
+      <ColumnChanges compares={compares} />
 
       <div className="row">
         <h2 className="grow" style={{ margin: 0 }}>Rows</h2>
-        <label className="row" style={{ gap: 6 }}>
+        <label style={{ display: 'flex', flexDirection: 'row', alignItems: 'center', gap: 6 }}>
           <input type="checkbox" checked={regressionsOnly} onChange={(e) => setRegressionsOnly(e.target.checked)} />
           Regressions only
         </label>
@@ -134,7 +130,7 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
         </span>
       </div>
       {regressed.error ? <p className="error" role="alert">{regressed.error}</p> : null}
-      <div style={{ overflow: 'auto', border: '1px solid var(--border)', borderRadius: 8 }}>
+      <div style={{ overflow: 'auto', border: '1px solid var(--border)', borderRadius: 8, flexShrink: 0 }}>
         <table className="grid compare-grid" aria-label="Comparison">
           <thead>
             <tr>
@@ -202,6 +198,7 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
           </tbody>
         </table>
       </div>
+      <ScoreChart runs={pipeline.runs} highlight={ids} />
     </div>
   );
 }
@@ -230,14 +227,15 @@ function CandidateCard({ compare, rows, startedAt, onMakeBaseline }: {
       <div className="row">
         <span className="badge">Candidate</span>
         <b>{candidate.name}</b>
-        <span className="spacer grow" />
+      </div>
+      <div className="row muted">
+        {startedAt ? `started ${fmtTime(startedAt)}` : null}
         {onMakeBaseline ? (
-          <button type="button" className="small ghost" onClick={onMakeBaseline}>
+          <button type="button" className="small" onClick={onMakeBaseline} style={{ marginLeft: 'auto' }}>
             Make baseline
           </button>
         ) : null}
       </div>
-      <div className="muted">{startedAt ? `started ${fmtTime(startedAt)}` : null}</div>
       <div className="row" style={{ gap: 18, alignItems: 'flex-start' }}>
         <div className="stat">
           <div className="label">Score</div>
@@ -268,16 +266,18 @@ function fmtMean(c: ComparedColumn, v: number | null) {
   return c.kind === 'boolean' ? `${(v * 100).toFixed(0)}% true` : v.toFixed(2);
 }
 
-function ColumnChanges({ compare, titled }: { compare: CompareAnswer; titled: boolean }) {
+/** One row per column and candidate: means, change, counts, the test's evidence and its plain words. */
+function ColumnChanges({ compares }: { compares: CompareAnswer[] }) {
+  const several = compares.length > 1;
+  const names = compares[0].columns.map((c) => c.name);
   return (
-    <section className="card stack" aria-label={`Column changes ${compare.candidate.name}`} style={{ gap: 8 }}>
-      <h2 style={{ margin: 0 }}>
-        Columns{titled ? `: ${compare.candidate.name} vs ${compare.baseline.name}` : ''}
-      </h2>
+    <section className="card stack" aria-label="Column changes" style={{ gap: 8, overflowX: 'auto', flexShrink: 0 }}>
+      <h2 style={{ margin: 0 }}>Columns</h2>
       <table className="grid compare-stats">
         <thead>
           <tr>
             <th>Column</th>
+            {several ? <th>Candidate</th> : null}
             <th className="num">Baseline</th>
             <th className="num">Candidate</th>
             <th className="num">Change</th>
@@ -289,26 +289,31 @@ function ColumnChanges({ compare, titled }: { compare: CompareAnswer; titled: bo
           </tr>
         </thead>
         <tbody>
-          {compare.columns.map((c) => {
-            const words = plainWords(c);
-            return (
-              <tr key={c.name} data-column={c.name}>
-                <td><b>{c.name}</b></td>
-                <td className="num">{fmtMean(c, c.baseline_mean)}</td>
-                <td className="num">{fmtMean(c, c.candidate_mean)}</td>
-                <td className="num">{c.delta === null ? '—' : c.kind === 'boolean' ? `${fmtSigned(c.delta * 100, 0)} pts` : fmtSigned(c.delta, 2)}</td>
-                <td className="num">{c.improved}</td>
-                <td className="num">{c.regressed}</td>
-                <td className="num">{c.unchanged}</td>
-                <td className="muted">
-                  {c.p_value !== undefined ? `McNemar p = ${fmtP(c.p_value)}` : c.ci95 ? `95% CI ${fmtSigned(c.ci95[0], 2)} to ${fmtSigned(c.ci95[1], 2)}` : c.kind === 'text' ? c.summary : '—'}
-                </td>
-                <td>
-                  <span className={`words ${words.tone}`} title={c.summary}>{words.words}</span>
-                </td>
-              </tr>
-            );
-          })}
+          {names.flatMap((name) =>
+            compares.map((cmp, k) => {
+              const c = cmp.columns.find((x) => x.name === name);
+              if (!c) return null;
+              const words = plainWords(c);
+              return (
+                <tr key={`${name}-${cmp.candidate.id}`} data-column={name} data-candidate={cmp.candidate.name}>
+                  <td>{k === 0 ? <b>{name}</b> : null}</td>
+                  {several ? <td>{cmp.candidate.name}</td> : null}
+                  <td className="num">{fmtMean(c, c.baseline_mean)}</td>
+                  <td className="num">{fmtMean(c, c.candidate_mean)}</td>
+                  <td className="num">{c.delta === null ? '—' : c.kind === 'boolean' ? `${fmtSigned(c.delta * 100, 0)} pts` : fmtSigned(c.delta, 2)}</td>
+                  <td className="num">{c.improved}</td>
+                  <td className="num">{c.regressed}</td>
+                  <td className="num">{c.unchanged}</td>
+                  <td className="muted">
+                    {c.p_value !== undefined ? `McNemar p = ${fmtP(c.p_value)}` : c.ci95 ? `95% CI ${fmtSigned(c.ci95[0], 2)} to ${fmtSigned(c.ci95[1], 2)}` : c.kind === 'text' ? c.summary : '—'}
+                  </td>
+                  <td>
+                    <span className={`words ${words.tone}`} title={c.summary}>{words.words}</span>
+                  </td>
+                </tr>
+              );
+            }),
+          )}
         </tbody>
       </table>
     </section>

@@ -4,8 +4,8 @@ import { fmtTime } from '../../components/format';
 
 type Run = PipelineSummary['runs'][number];
 
-const W = 560;
-const H = 150;
+const W = 900;
+const H = 160;
 const PAD = { top: 12, right: 14, bottom: 24, left: 40 };
 
 /**
@@ -27,7 +27,7 @@ export function ScoreChart({ runs, highlight = [] }: { runs: Run[]; highlight?: 
   const shown = hover ?? null;
 
   return (
-    <figure className="card" style={{ margin: 0, position: 'relative' }} aria-label="Score across runs">
+    <figure className="card" style={{ margin: 0, position: 'relative', maxWidth: 940, flexShrink: 0 }} aria-label="Score across runs">
       <h3 style={{ margin: 0 }}>Score across runs</h3>
       <svg className="chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Score of ${scored.length} runs, oldest to newest`} onMouseLeave={() => setHover(null)}>
         {ticks.map((v) => (
