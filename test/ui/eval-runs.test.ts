@@ -173,6 +173,8 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     await page.getByRole('button', { name: '← Pipeline' }).click();
 
     // Three runs side by side: the oldest is the baseline, each other run a candidate against it.
+    await page.getByRole('figure', { name: 'Score across runs' }).waitFor();
+    await ui.screenshot('evaluations-pipeline-runs');
     for (const name of ['hello prompt', 'first (again)', 'first']) await page.getByLabel(`Pick ${name} to compare`, { exact: true }).check();
     await page.getByRole('button', { name: 'Compare selected (3/4)' }).click();
     await expect.poll(() => page.getByTestId('baseline-name').textContent()).toBe('first');

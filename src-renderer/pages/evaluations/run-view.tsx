@@ -101,11 +101,11 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
   const done = progress?.done_cells ?? 0;
   const pct = total ? Math.round((done / total) * 100) : status === 'RUNNING' ? 0 : 100;
   const columns = rows.data?.columns ?? [];
-  // Cards follow the live stream while it runs; the stored stats once it has ended.
-  const live = status === 'RUNNING' && progress ? progress : null;
-  const cost = live ? live.cost : d.stats.cost;
-  const tokens = live ? live.input_tokens + live.output_tokens : d.stats.input_tokens + d.stats.output_tokens;
-  const duration = status === 'RUNNING' ? elapsed : d.stats.duration_ms;
+  // Cards follow the stream (its last event holds the final totals, so they never jump back while
+  // the finished run reloads); duration ticks while it runs, then the stored figure.
+  const cost = progress ? progress.cost : d.stats.cost;
+  const tokens = progress ? progress.input_tokens + progress.output_tokens : d.stats.input_tokens + d.stats.output_tokens;
+  const duration = status === 'RUNNING' ? elapsed : (d.stats.duration_ms ?? elapsed);
 
   return (
     <div className="pane" aria-label={`Run ${d.report.name}`}>
