@@ -68,6 +68,7 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     await version.selectOption('-1');
     await dialog.getByRole('note', { name: 'Draft warning' }).getByText(/cannot be repeated exactly/).waitFor();
     await dialog.getByRole('button', { name: '▶ Run on the draft' }).waitFor();
+    await ui.screenshot('evaluations-run-dialog-draft');
     await version.selectOption('1');
     expect(await dialog.getByRole('note').count()).toBe(0);
     expect(await dialog.getByTestId('estimate').textContent()).toBe('4 rows × 1 LLM column = 4 LLM calls');

@@ -129,7 +129,6 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
             Compare selected ({picked.length}/{MAX_COMPARED})
           </button>
         </div>
-        <ScoreChart runs={pipeline.runs} />
         <table className="grid">
           <thead>
             <tr>
@@ -168,6 +167,7 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
             ) : null}
           </tbody>
         </table>
+        <ScoreChart runs={pipeline.runs} />
       </section>
     </div>
   );

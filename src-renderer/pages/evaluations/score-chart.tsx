@@ -5,7 +5,7 @@ import { fmtTime } from '../../components/format';
 type Run = PipelineSummary['runs'][number];
 
 const W = 900;
-const H = 160;
+const H = 140;
 const PAD = { top: 12, right: 14, bottom: 24, left: 40 };
 
 /**
@@ -47,7 +47,7 @@ export function ScoreChart({ runs, highlight = [] }: { runs: Run[]; highlight?: 
               <circle cx={x(i)} cy={y(r.score!)} r={10} fill="transparent" />
               {marked || scored.length <= 8 ? (
                 <text x={x(i)} y={H - 6} textAnchor={i === 0 ? 'start' : i === scored.length - 1 ? 'end' : 'middle'} fontWeight={marked ? 600 : 400}>
-                  {r.name.length > 14 ? `${r.name.slice(0, 13)}…` : r.name}
+                  {r.name.length > 24 ? `${r.name.slice(0, 23)}…` : r.name}
                 </text>
               ) : null}
             </g>
