@@ -67,7 +67,9 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     await dialog.getByText('Calls a model: reply (Prompt Template)').waitFor();
     await version.selectOption('-1');
     await dialog.getByRole('note', { name: 'Draft warning' }).getByText(/cannot be repeated exactly/).waitFor();
-    await dialog.getByRole('button', { name: '▶ Run on the draft' }).waitFor();
+    // The draft is empty here: nothing to run.
+    expect(await dialog.getByRole('button', { name: '▶ Run on the draft' }).isDisabled()).toBe(true);
+    await dialog.getByText('This version has no rows').waitFor();
     await ui.screenshot('evaluations-run-dialog-draft');
     await version.selectOption('1');
     expect(await dialog.getByRole('note').count()).toBe(0);

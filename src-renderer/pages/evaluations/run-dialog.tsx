@@ -109,12 +109,13 @@ export function RunDialog({ pipeline, columns, onClose, onStarted }: {
             <div className="muted">No column calls a model: this run costs nothing.</div>
           )}
         </div>
+        {version && rows === 0 ? <p className="muted">This version has no rows: there is nothing to run.</p> : null}
         {error ? <p className="error" role="alert">{error}</p> : null}
         <div className="row" style={{ justifyContent: 'flex-end' }}>
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={!version || busy}>
+          <button type="submit" className="primary" disabled={!version || busy || rows === 0}>
             {isDraft ? '▶ Run on the draft' : '▶ Start run'}
           </button>
         </div>
