@@ -126,12 +126,14 @@ describe('run manifests', () => {
     expect(again.status).toBe('COMPLETED');
     expect(again.report.manifest.columns[1].resolved.version_number).toBe(1);
     expect(again.report.manifest.dataset).toEqual(first.report.manifest.dataset);
+    expect(again.report.manifest.reproduces_report_id).toBe(first.report.id);
     expect(userTexts().join()).toContain('OLD prompt a');
     expect(userTexts().join()).not.toContain('NEW');
 
     mock.calls.length = 0;
     const fresh = await run(pipelineId);
     expect(fresh.report.manifest.columns[1].resolved).toMatchObject({ version_number: 2, label: 'prod' });
+    expect(fresh.report.manifest).not.toHaveProperty('reproduces_report_id');
     expect(userTexts().join()).toContain('NEW prompt a');
   });
 

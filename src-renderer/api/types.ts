@@ -38,6 +38,7 @@ export type DatasetGroupPage = z.infer<typeof datasets.DatasetGroupPage>;
 export type CreatedDatasetGroup = z.infer<typeof datasets.CreatedDatasetGroup>;
 export type PublishedDataset = z.infer<typeof datasets.PublishedDataset>;
 export type PublishedFromRequests = z.infer<typeof datasets.PublishedFromRequests>;
+export type DatasetVersionPage = z.infer<typeof datasets.DatasetVersionPage>;
 
 export type ReportColumn = z.infer<typeof reports.ReportColumn>;
 export type RunStatus = z.infer<typeof reports.RunStatus>;
@@ -49,6 +50,8 @@ export type RunProgress = z.infer<typeof reports.RunProgress>;
 export type CreatedReport = z.infer<typeof reports.CreatedReport>;
 export type RunStarted = z.infer<typeof reports.RunStarted>;
 export type Score = z.infer<typeof reports.Score>;
+export type RunManifest = NonNullable<ReportDetail['report']['manifest']>;
+export type CompareAnswer = z.infer<typeof reports.CompareAnswer>;
 
 export type ColumnType = z.infer<typeof system.ColumnTypeList>['column_types'][number];
 export type SystemInfo = z.infer<typeof system.SystemInfo>;

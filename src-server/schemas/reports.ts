@@ -115,6 +115,8 @@ export const ReportDetail = z.object({
       concurrency: z.number().int().nullable(),
       app_version: z.string(),
       started_at: IsoDateTime,
+      /** The run this one repeats (`reproduce_report_id`); absent on other runs. */
+      reproduces_report_id: z.number().int().optional(),
     }).nullable().optional(),
   }),
   status: RunStatus.nullable(),

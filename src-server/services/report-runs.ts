@@ -115,6 +115,7 @@ export function createReportRunService(deps: ReportRunDeps) {
         concurrency,
         app_version: deps.manifest.appVersion,
         started_at: new Date(at).toISOString(),
+        ...(source ? { reproduces_report_id: source.id } : {}),
       };
       const id = await writer.write(() => {
         const reportId = reports.insert({

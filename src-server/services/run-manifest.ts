@@ -47,6 +47,8 @@ export interface RunManifest {
   concurrency: number | null;
   app_version: string;
   started_at: string;
+  /** The run this one repeats with `reproduce_report_id`; absent on other runs. */
+  reproduces_report_id?: number;
 }
 
 type Engine = { provider: string; model: string; parameters?: Record<string, unknown> };

@@ -78,8 +78,9 @@ describe('Evaluations page', () => {
     await ui.screenshot('evaluations-pipeline');
 
     // Run it and watch it finish.
-    await page.getByLabel('Run name').fill('baseline');
-    await page.getByRole('button', { name: '▶ Run' }).click();
+    await page.getByRole('button', { name: '▶ Run…' }).click();
+    await dialog.getByLabel('Run name').fill('baseline');
+    await dialog.getByRole('button', { name: '▶ Start run' }).click();
     await page.getByRole('heading', { name: 'baseline' }).waitFor();
     const bar = page.getByRole('progressbar', { name: 'Run progress' });
     await expect.poll(() => bar.getAttribute('aria-valuenow'), { timeout: 30_000 }).toBe('100');
@@ -101,13 +102,14 @@ describe('Evaluations page', () => {
     await dialog.getByLabel('value', { exact: true }).fill('?');
     await dialog.getByRole('button', { name: 'Save column' }).click();
     await page.getByRole('row', { name: /mentions refund/ }).getByText('"value":"?"').waitFor();
-    await page.getByLabel('Run name').fill('question marks');
-    await page.getByRole('button', { name: '▶ Run' }).click();
+    await page.getByRole('button', { name: '▶ Run…' }).click();
+    await dialog.getByLabel('Run name').fill('question marks');
+    await dialog.getByRole('button', { name: '▶ Start run' }).click();
     await page.getByTestId('run-status').getByText('completed').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: '← Pipeline' }).click();
     await page.getByLabel('Pick baseline to compare').check();
     await page.getByLabel('Pick question marks to compare').check();
-    await page.getByRole('button', { name: 'Compare selected (2/2)' }).click();
+    await page.getByRole('button', { name: 'Compare selected (2/4)' }).click();
     const comparison = page.getByRole('table', { name: 'Comparison' });
     await comparison.waitFor();
     // Old check passes rows 1, 3, 5 (refund); the new one passes rows 2, 4, 5, 6 (a question mark).

@@ -1,10 +1,13 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
-import type { PipelineSummary, ReportColumn, ReportDetail, RunStarted } from '../../api/types';
+import type { PipelineSummary, ReportColumn, ReportDetail } from '../../api/types';
 import { fmtTime } from '../../components/format';
 import { setParams } from '../../router';
 import { ColumnEditor } from './column-editor';
+import { compareIds, MAX_COMPARED } from './compare-order';
+import { RunDialog } from './run-dialog';
+import { ScoreChart } from './score-chart';
 import { runStatusClass } from './run-view';
 
 export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummary; onChanged: () => void }) {
@@ -12,7 +15,7 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
   const detail = useLoad((a, signal) => a<ReportDetail>(`/reports/${pipeline.id}`, { signal }), [pipeline.id]);
   const [editing, setEditing] = useState<ReportColumn | 'new' | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [runName, setRunName] = useState('');
+  const [running, setRunning] = useState(false);
   const [picked, setPicked] = useState<number[]>([]);
   const columns = [...(detail.data?.report_columns ?? [])].sort((a, b) => a.position - b.position);
   const refresh = () => {
@@ -30,16 +33,6 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
   };
   const move = (c: ReportColumn, by: number) => act(() => api(`/report-columns/${c.id}`, { method: 'PATCH', body: { position: c.position + by } }));
   const remove = (c: ReportColumn) => confirm(`Delete column "${c.name}"?`) && void act(() => api(`/report-columns/${c.id}`, { method: 'DELETE' }));
-  const run = async () => {
-    setError(null);
-    try {
-      const res = await api<RunStarted>(`/reports/${pipeline.id}/run`, { body: { name: runName.trim() || `Run ${pipeline.runs.length + 1}` } });
-      onChanged();
-      setParams({ run: String(res.report_id) }, { replace: false });
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
   const firstEval = columns.findIndex((c) => c.column_type !== 'DATASET');
 
   return (
@@ -47,11 +40,21 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
       <div className="row">
         <h1>{pipeline.name}</h1>
         <span className="spacer grow" />
-        <input aria-label="Run name" placeholder={`Run ${pipeline.runs.length + 1}`} value={runName} onChange={(e) => setRunName(e.target.value)} style={{ width: 160 }} />
-        <button type="button" className="primary" onClick={() => void run()} disabled={firstEval < 0}>
-          ▶ Run
+        <button type="button" className="primary" onClick={() => setRunning(true)} disabled={firstEval < 0}>
+          ▶ Run…
         </button>
       </div>
+      {running ? (
+        <RunDialog
+          pipeline={pipeline}
+          columns={columns}
+          onClose={() => setRunning(false)}
+          onStarted={(id) => {
+            onChanged();
+            setParams({ run: String(id) }, { replace: false });
+          }}
+        />
+      ) : null}
       {error ? <p className="error" role="alert">{error}</p> : null}
       <section className="card stack" aria-label="Columns">
         <div className="row">
@@ -122,8 +125,8 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
       <section className="card stack" aria-label="Runs">
         <div className="row">
           <h2 className="grow" style={{ margin: 0 }}>Runs</h2>
-          <button type="button" disabled={picked.length !== 2} onClick={() => setParams({ compare: picked.join(',') }, { replace: false })}>
-            Compare selected ({picked.length}/2)
+          <button type="button" disabled={picked.length < 2} onClick={() => setParams({ compare: compareIds(pipeline.runs, picked).join(',') }, { replace: false })}>
+            Compare selected ({picked.length}/{MAX_COMPARED})
           </button>
         </div>
         <table className="grid">
@@ -144,7 +147,7 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
                     type="checkbox"
                     aria-label={`Pick ${r.name} to compare`}
                     checked={picked.includes(r.id)}
-                    onChange={(e) => setPicked(e.target.checked ? [...picked, r.id].slice(-2) : picked.filter((id) => id !== r.id))}
+                    onChange={(e) => setPicked(e.target.checked ? [...picked, r.id].slice(-MAX_COMPARED) : picked.filter((id) => id !== r.id))}
                   />
                 </td>
                 <td><b>{r.name}</b></td>
@@ -164,6 +167,7 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
             ) : null}
           </tbody>
         </table>
+        <ScoreChart runs={pipeline.runs} />
       </section>
     </div>
   );

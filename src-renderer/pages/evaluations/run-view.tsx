@@ -3,13 +3,15 @@ import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
 import { loadSession } from '../../api/session';
 import { readEvents } from '../../api/sse';
-import type { ReportCell, ReportDetail, ReportRows, RunProgress, RunStatus, Score } from '../../api/types';
+import type { ReportCell, ReportDetail, ReportRows, RunProgress, RunStarted, RunStatus, Score } from '../../api/types';
 import { fmtCost, fmtInt, fmtMs } from '../../components/format';
 import { JsonView } from '../../components/json-view';
 import { Modal } from '../../components/modal';
 import { setParams } from '../../router';
 import { cellText } from '../datasets/cell-text';
 import { Pager } from '../../components/pager';
+import { ManifestView } from './manifest-view';
+import { useElapsed } from './use-elapsed';
 
 export const runStatusClass = (s: RunStatus | null) => (s === 'COMPLETED' ? 'ok' : s === 'FAILED' ? 'bad' : s === 'CANCELED' ? 'warn' : 'accent');
 
@@ -34,30 +36,64 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
   useEffect(() => {
     const controller = new AbortController();
     let last = 0;
+    let trailing: ReturnType<typeof setTimeout> | undefined;
+    // Only a run seen running reloads at its end; opening a finished run loads it once, not twice.
+    let sawRunning = false;
+    const refreshGrid = () => {
+      clearTimeout(trailing);
+      trailing = undefined;
+      last = Date.now();
+      reloadRows.current();
+    };
     const token = loadSession()?.token ?? '';
     readEvents(`/api/public/v2/reports/${runId}/events`, token, controller.signal, (event, data) => {
-      if (event === 'progress' || event === 'done') setProgress(data as RunProgress);
-      const now = Date.now();
-      if (event === 'done' || now - last > GRID_REFRESH_MS) {
-        last = now;
-        reloadRows.current();
+      if (event !== 'progress' && event !== 'done') return;
+      setProgress(data as RunProgress);
+      if (event === 'progress') {
+        sawRunning = true;
+        // At most one grid reload per GRID_REFRESH_MS, and always one after the last event of a
+        // burst, so the grid never lags behind the cards.
+        const wait = GRID_REFRESH_MS - (Date.now() - last);
+        if (wait <= 0) refreshGrid();
+        else trailing ??= setTimeout(refreshGrid, wait);
+        return;
       }
-      if (event === 'done') {
+      if (sawRunning) {
+        refreshGrid();
         reloadDetail.current();
         onChanged();
       }
     }).catch((e: unknown) => {
       if (!controller.signal.aborted) setError(errorText(e));
     });
-    return () => controller.abort();
+    return () => {
+      clearTimeout(trailing);
+      controller.abort();
+    };
     // onChanged is the parent's reload; re-subscribing for a new function identity would replay the stream.
   }, [runId]);
+
+  const rerun = async (exactly: boolean) => {
+    const run = detail.data?.report;
+    if (!run?.parent_report_id) return;
+    setError(null);
+    try {
+      const res = await api<RunStarted>(`/reports/${run.parent_report_id}/run`, {
+        body: { name: `${run.name.slice(0, 240)} (again)`, ...(exactly ? { reproduce_report_id: run.id } : {}) },
+      });
+      onChanged();
+      setParams({ run: String(res.report_id) }, { replace: false });
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
 
   const humanType = (column: string) => {
     const c = detail.data?.report_columns.find((x) => x.name === column && x.column_type === 'HUMAN');
     return c ? (c.configuration.data_type as 'number' | 'string' | 'boolean') : null;
   };
   const d = detail.data;
+  const elapsed = useElapsed(d?.report.manifest?.started_at ?? d?.report.created_at, (progress?.status ?? d?.status) === 'RUNNING');
   if (detail.error) return <div className="pane error">{detail.error}</div>;
   if (!d) return <div className="pane muted">Loading…</div>;
   const status = progress?.status ?? d.status;
@@ -65,6 +101,11 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
   const done = progress?.done_cells ?? 0;
   const pct = total ? Math.round((done / total) * 100) : status === 'RUNNING' ? 0 : 100;
   const columns = rows.data?.columns ?? [];
+  // Cards follow the stream (its last event holds the final totals, so they never jump back while
+  // the finished run reloads); duration ticks while it runs, then the stored figure.
+  const cost = progress ? progress.cost : d.stats.cost;
+  const tokens = progress ? progress.input_tokens + progress.output_tokens : d.stats.input_tokens + d.stats.output_tokens;
+  const duration = status === 'RUNNING' ? elapsed : (d.stats.duration_ms ?? elapsed);
 
   return (
     <div className="pane" aria-label={`Run ${d.report.name}`}>
@@ -75,6 +116,16 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
         <h1>{d.report.name}</h1>
         <span className={`badge ${runStatusClass(status)}`} data-testid="run-status">{status?.toLowerCase()}</span>
         <span className="spacer grow" />
+        {status !== 'RUNNING' && d.report.parent_report_id ? (
+          <>
+            <button type="button" onClick={() => void rerun(true)} disabled={!d.report.manifest} title="Same dataset version, prompt versions, models, parameters and code as this run, even if labels moved since">
+              ↻ Run again exactly
+            </button>
+            <button type="button" onClick={() => void rerun(false)} title="The pipeline as it is now: latest published dataset version, labels as they point now">
+              Run again (latest)
+            </button>
+          </>
+        ) : null}
         {status === 'RUNNING' ? (
           <button type="button" className="danger" onClick={() => void api(`/api/public/v2/reports/${runId}/cancel`, { method: 'POST' }).catch((e: unknown) => setError(errorText(e)))}>
             Cancel run
@@ -98,15 +149,15 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
         </div>
         <div className="card stat">
           <div className="label">Cost</div>
-          <div className="value">{fmtCost(progress?.cost ?? d.stats.cost)}</div>
+          <div className="value" data-testid="run-cost">{fmtCost(cost)}</div>
         </div>
         <div className="card stat">
           <div className="label">Tokens</div>
-          <div className="value">{fmtInt(d.stats.input_tokens + d.stats.output_tokens)}</div>
+          <div className="value" data-testid="run-tokens">{fmtInt(tokens)}</div>
         </div>
         <div className="card stat">
           <div className="label">Duration</div>
-          <div className="value">{fmtMs(d.stats.duration_ms)}</div>
+          <div className="value" data-testid="run-duration">{fmtMs(duration)}</div>
         </div>
       </div>
       {score.data?.score.details.columns?.length ? (
@@ -114,6 +165,7 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
           Score from {score.data.score.details.columns.map((c) => `${c.column_name} (${c.score.toFixed(1)})`).join(', ')}
         </p>
       ) : null}
+      {d.report.manifest ? <ManifestView manifest={d.report.manifest} /> : null}
       <div style={{ overflow: 'auto', border: '1px solid var(--border)', borderRadius: 8 }}>
         <table className="grid" aria-label="Report">
           <thead>
