@@ -90,6 +90,12 @@ describe('npm pack', () => {
       const pipeline = await api.api('/reports', { body: { dataset_group_id: groupId, columns: [{ column_type: 'REGEX', name: 'm', configuration: { source: 'text', regex_pattern: '(a)\\1' } }] } });
       expect(pipeline.status).toBe(422);
       expect(pipeline.body.message).toMatch(/linear-time engine, RE2/);
+      // nunjucks likewise loads at the first jinja2 template.
+      const jinja = (text: string) => ({ type: 'chat', messages: [{ role: 'user', template_format: 'jinja2', content: [{ type: 'text', text }] }] });
+      const published = await api.api('/rest/prompt-templates', { body: { prompt_template: { prompt_name: 'packed' }, prompt_version: { prompt_template: jinja('Hi {{ name | upper }}') } } });
+      expect(published.status).toBe(201);
+      const rendered = await api.api('/prompt-templates/packed', { body: { input_variables: { name: 'ada' } } });
+      expect(rendered.body.prompt_template.messages[0].content[0].text).toBe('Hi ADA');
     });
   });
 });

@@ -1,4 +1,5 @@
-import nunjucks from 'nunjucks';
+import type Nunjucks from 'nunjucks';
+import { nunjucks } from './nunjucks';
 
 /**
  * What one jinja2 render may cost. Rendering is synchronous on the server's event loop, so a
@@ -54,7 +55,7 @@ export function checkSize(value: unknown): void {
 /** `.length` of a string does not flatten a concatenation, so this is cheap even on a huge one. */
 function textLength(value: unknown): number {
   if (typeof value === 'string') return value.length;
-  if (value instanceof nunjucks.runtime.SafeString) return (value as unknown as { length: number }).length;
+  if (value instanceof nunjucks().runtime.SafeString) return (value as unknown as { length: number }).length;
   return 0;
 }
 
@@ -70,7 +71,7 @@ function joinedLength(value: unknown, depth = 0): number {
     return total;
   }
   if (value === null || value === undefined) return 0;
-  if (typeof value === 'object' && !(value instanceof nunjucks.runtime.SafeString)) return 15; // "[object Object]"
+  if (typeof value === 'object' && !(value instanceof nunjucks().runtime.SafeString)) return 15; // "[object Object]"
   return textLength(value) || String(value).length;
 }
 
@@ -105,7 +106,7 @@ const projectedSize: Record<string, (...args: any[]) => number> = {
 };
 
 /** Wraps every filter of `env`: inputs and outputs within the output limit, amplifiers checked first. */
-export function guardFilters(env: nunjucks.Environment): void {
+export function guardFilters(env: Nunjucks.Environment): void {
   const filters = (env as unknown as { filters: Record<string, Filter> }).filters;
   for (const [name, filter] of Object.entries(filters)) {
     const projected = projectedSize[name];
@@ -128,10 +129,10 @@ export function guardFilters(env: nunjucks.Environment): void {
 interface Token {
   type: string;
 }
-const lexer = (nunjucks as unknown as { lexer: { lex(text: string, opts: object): { nextToken(): Token | null } } }).lexer;
+const lexer = () => (nunjucks() as unknown as { lexer: { lex(text: string, opts: object): { nextToken(): Token | null } } }).lexer;
 
 export function refuseRegexLiterals(text: string): void {
-  const tokens = lexer.lex(text, {});
+  const tokens = lexer().lex(text, {});
   for (let token = tokens.nextToken(); token; token = tokens.nextToken()) {
     if (token.type === 'regex') throw new Error('regular expression literals (r/…/) are not supported in templates');
   }
