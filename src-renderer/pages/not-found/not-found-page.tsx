@@ -9,14 +9,15 @@ export function NotFoundPage({ path }: { path: string }) {
         <div className="empty" role="alert">
           <h2>Page not found</h2>
           <p>
-            Nothing lives at <code>{path}</code>. The link may be mistyped or come from another version of promptledger.
+            Nothing lives at <code>{path}</code>: the link may be mistyped or out of date. Every page is in the sidebar.
           </p>
           <div className="row" style={{ justifyContent: 'center' }}>
-            {PAGES.map((p) => (
-              <button key={p.path} type="button" className={p === PAGES[0] ? 'primary' : undefined} onClick={() => navigate(p.path)}>
-                {p.title}
-              </button>
-            ))}
+            <button type="button" onClick={() => history.back()}>
+              ← Back
+            </button>
+            <button type="button" className="primary" onClick={() => navigate(PAGES[0].path)}>
+              Go to {PAGES[0].title}
+            </button>
           </div>
         </div>
       </div>
