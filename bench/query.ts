@@ -39,6 +39,10 @@ try {
     ['full text: rare word', q(`q=${encodeURIComponent('gorbelnix')}&limit=50`), 30],
     ['full text: CJK phrase', q(`q=${encodeURIComponent('天気予報')}&limit=50`), 30],
     ['full text + tag', q(`q=${encodeURIComponent('kalo')}&tags=team-3&limit=50`), 30],
+    ['sort=latency (every row sorted)', q('sort=latency&limit=50'), 10],
+    ['sort=cost&order=asc', q('sort=cost&order=asc&limit=50'), 10],
+    ['sort=score + tag filter (10%)', q('sort=score&tags=team-3&limit=50'), 10],
+    ['sort=time&order=asc (index, reversed)', q('sort=time&order=asc&limit=50'), 30],
     ['stats (90 days)', '/api/public/v2/requests/stats', 30],
   ];
   const first = await get(q('limit=50'));

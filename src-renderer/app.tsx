@@ -6,6 +6,7 @@ import { SignIn } from './components/sign-in';
 import { useShortcut, isTyping } from './components/shortcuts';
 import { navigate, useLocation } from './router';
 import { PAGES } from './pages';
+import { NotFoundPage } from './pages/not-found/not-found-page';
 
 type Theme = 'light' | 'dark';
 
@@ -26,20 +27,27 @@ export function App() {
   }, [theme]);
 
   useEffect(() => {
-    const { key, token } = takeCredentialFromHash();
-    if (token) {
-      const s = sessionFromToken(token);
-      saveSession(s);
-      setSession(s);
-    } else if (key) {
-      signInWithKey(key).then(
-        (s) => {
-          saveSession(s);
-          setSession(s);
-        },
-        (error: unknown) => setSignInError(error instanceof Error ? error.message : String(error)),
-      );
-    }
+    const adopt = () => {
+      const { key, token } = takeCredentialFromHash();
+      if (token) {
+        const s = sessionFromToken(token);
+        saveSession(s);
+        setSession(s);
+      } else if (key) {
+        signInWithKey(key).then(
+          (s) => {
+            setSignInError(null);
+            saveSession(s);
+            setSession(s);
+          },
+          (error: unknown) => setSignInError(error instanceof Error ? error.message : String(error)),
+        );
+      }
+    };
+    adopt();
+    // A `#key=` link pasted into a tab that is already open changes only the hash: no reload.
+    window.addEventListener('hashchange', adopt);
+    return () => window.removeEventListener('hashchange', adopt);
   }, []);
 
   const api = useMemo(
@@ -82,9 +90,10 @@ export function App() {
 function Shell({ theme, onToggleTheme, onSignOut }: { theme: Theme; onToggleTheme: () => void; onSignOut: () => void }) {
   const { path } = useLocation();
   const page = PAGES.find((p) => path === p.path || path.startsWith(`${p.path}/`));
+  const home = path === '/' || path === '';
   useEffect(() => {
-    if (!page) navigate(PAGES[0].path, { replace: true });
-  }, [page]);
+    if (home) navigate(PAGES[0].path, { replace: true });
+  }, [home]);
   useShortcut((event) => {
     if (isTyping(event) || event.metaKey || event.ctrlKey || event.altKey) return;
     const index = Number(event.key) - 1;
@@ -94,8 +103,8 @@ function Shell({ theme, onToggleTheme, onSignOut }: { theme: Theme; onToggleThem
     }
   });
   useEffect(() => {
-    document.title = page ? `${page.title} · promptledger` : 'promptledger';
-  }, [page]);
+    document.title = page ? `${page.title} · promptledger` : home ? 'promptledger' : 'Not found · promptledger';
+  }, [page, home]);
 
   return (
     <div className="shell">
@@ -132,7 +141,7 @@ function Shell({ theme, onToggleTheme, onSignOut }: { theme: Theme; onToggleThem
           </button>
         </div>
       </nav>
-      <main className="content">{page ? <page.component /> : null}</main>
+      <main className="content">{page ? <page.component /> : home ? null : <NotFoundPage path={path} />}</main>
     </div>
   );
 }

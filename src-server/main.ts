@@ -18,7 +18,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
     staticDir: config.staticDir,
     log: {
       info: (message) => console.error(message),
-      error: (message, error) => console.error(message, error),
+      error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
     },
   });
   let stopping = false;

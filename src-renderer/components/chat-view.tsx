@@ -1,3 +1,4 @@
+import { HighlightedText } from './highlighted-text';
 import { JsonView } from './json-view';
 
 interface Block {
@@ -19,15 +20,15 @@ interface Template {
   tools?: unknown;
 }
 
-function Blocks({ content }: { content: Block[] | string | undefined }) {
+function Blocks({ content, highlight }: { content: Block[] | string | undefined; highlight: string[] }) {
   if (content === undefined || content === null) return null;
-  if (typeof content === 'string') return <div className="msg-body">{content}</div>;
+  if (typeof content === 'string') return <div className="msg-body"><HighlightedText text={content} terms={highlight} /></div>;
   return (
     <>
       {content.map((block, i) =>
         block.type === 'text' || (block.type === undefined && typeof block.text === 'string') ? (
           <div key={i} className="msg-body">
-            {block.text}
+            <HighlightedText text={block.text ?? ''} terms={highlight} />
           </div>
         ) : (
           // Images, thinking, tool blocks… are stored verbatim; showing them as JSON hides nothing.
@@ -41,8 +42,8 @@ function Blocks({ content }: { content: Block[] | string | undefined }) {
   );
 }
 
-/** A logged input or output (chat or completion template) as a conversation. */
-export function ChatView({ template, label }: { template: unknown; label: string }) {
+/** A logged input or output (chat or completion template) as a conversation; `highlight` marks search terms. */
+export function ChatView({ template, label, highlight = [] }: { template: unknown; label: string; highlight?: string[] }) {
   const t = (template ?? {}) as Template;
   if (t.type === 'chat' && Array.isArray(t.messages)) {
     return (
@@ -54,7 +55,7 @@ export function ChatView({ template, label }: { template: unknown; label: string
               {m.name ? <span className="muted">· {m.name}</span> : null}
               {m.tool_call_id ? <span className="muted">· {m.tool_call_id}</span> : null}
             </div>
-            <Blocks content={m.content} />
+            <Blocks content={m.content} highlight={highlight} />
             {m.tool_calls ? (
               <div className="msg-body">
                 <span className="badge accent">tool calls</span>
@@ -72,7 +73,7 @@ export function ChatView({ template, label }: { template: unknown; label: string
       <div className="chat" aria-label={label}>
         <div className="msg">
           <div className="msg-role">completion</div>
-          <Blocks content={t.content} />
+          <Blocks content={t.content} highlight={highlight} />
         </div>
       </div>
     );

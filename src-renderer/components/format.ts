@@ -2,11 +2,16 @@ const integer = new Intl.NumberFormat('en-US');
 
 export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : integer.format(n));
 
+/**
+ * Dollars with three significant digits below $1 ($0.000123, $0.0042, $0.50): per-request prices
+ * are often fractions of a cent, and `$0.00` would hide them.
+ */
 export function fmtCost(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';
   if (n === 0) return '$0';
-  if (n < 0.01) return `$${n.toPrecision(2)}`;
-  return `$${n.toFixed(n < 100 ? 2 : 0)}`;
+  if (n >= 1) return `$${n.toFixed(n < 100 ? 2 : 0)}`;
+  const decimals = Math.min(12, Math.max(2, 2 - Math.floor(Math.log10(n))));
+  return `$${n.toFixed(decimals).replace(/(\.\d\d\d*?)0+$/, '$1')}`;
 }
 
 export function fmtMs(ms: number | null | undefined): string {
@@ -19,6 +24,26 @@ export function fmtTime(iso: string): string {
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 86400],
+  ['month', 30 * 86400],
+  ['week', 7 * 86400],
+  ['day', 86400],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+/** "3 minutes ago", "yesterday", "in 2 hours" (clock skew can put a start in the future). */
+export function fmtRelative(iso: string, now = Date.now()): string {
+  const seconds = (Date.parse(iso) - now) / 1000;
+  for (const [unit, size] of UNITS) {
+    if (Math.abs(seconds) >= size || unit === 'second') return relative.format(Math.round(seconds / size), unit);
+  }
+  return '';
 }
 
 export function fmtCompact(n: number): string {

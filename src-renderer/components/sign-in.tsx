@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
 /** Shown without a session: the key is in `<data dir>/api-key`, printed at first start, and in the desktop app's Connect menu. */
 export function SignIn({ error, onSignIn }: { error: string | null; onSignIn: (key: string) => Promise<void> }) {
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(error);
+  // A `#key=` link pasted later (hashchange) can fail after this form is already on screen.
+  useEffect(() => setFailure(error), [error]);
   return (
     <div className="sign-in">
       <form

@@ -2,6 +2,7 @@ import type { ReportCellStore, CellStatus } from '../store/report-cells';
 import type { Report, ReportColumn, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
 import { boundCellValue } from './cell-output';
+import { ProviderError } from '../providers/provider';
 import { CellError, type CellContext, type ColumnType } from './column-type';
 import { columnTypes } from './columns/index';
 import type { ColumnTypeId } from './column-type';
@@ -146,7 +147,11 @@ export function createRunner(deps: RunnerDeps) {
         };
       } catch (error) {
         if (signal.aborted) return null;
-        if (!(error instanceof CellError)) deps.log.error(`Report ${report.id}: column '${column.row.name}' failed on row ${rowIndex}`, error);
+        const where = `Report ${report.id}: column '${column.row.name}' failed on row ${rowIndex}`;
+        // A provider's failure (a 500 after the retries, a refused key) is the provider's news, not a
+        // fault of ours: one line with its message, no stack trace. Anything else is a bug: keep the stack.
+        if (error instanceof ProviderError) deps.log.error(`${where}: ${oneLine(error.message)}`);
+        else if (!(error instanceof CellError)) deps.log.error(where, error);
         return { ...blank, status: error instanceof CellError ? error.status : 'ERROR', error: (error as Error).message || String(error) };
       } finally {
         progress.running_cells--;
@@ -293,3 +298,6 @@ export function createRunner(deps: RunnerDeps) {
 }
 
 export type Runner = ReturnType<typeof createRunner>;
+
+/** A provider's message as one log line: its body may hold newlines (an HTML error page). */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').slice(0, 500);

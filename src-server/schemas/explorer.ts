@@ -25,6 +25,9 @@ export const RequestListQuery = z.object({
   start_time: QueryTimestamp.optional(),
   end_time: QueryTimestamp.optional(),
   group_id: QueryInt(z.number().int().min(1)).optional(),
+  /** The column the list is ordered by; ties go by id in the same direction (see docs/decisions.md). */
+  sort: z.enum(['time', 'latency', 'cost', 'tokens', 'score']).default('time'),
+  order: z.enum(['desc', 'asc']).default('desc'),
   limit: QueryInt(z.number().int().min(1).max(200)).default(50),
   cursor: z.string().max(200).optional(),
 });

@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { FromRequestsBody } from '../schemas/datasets';
-import { keysetOf, type LoggedRequest, type RequestFilter, type RequestStore } from '../store/requests';
+import { keysetOf, type Keyset, type LoggedRequest, type RequestFilter, type RequestStore } from '../store/requests';
 import { publishRecords, type DatasetImportDeps, type PublishedVersion } from './dataset-import';
 
 /** Columns every request row has, after its input variables. */
@@ -107,7 +107,7 @@ export async function publishFromRequests(
     }
     rows = (async function* () {
       let left = body.limit;
-      let after: { startTime: number; id: number } | undefined;
+      let after: Keyset | undefined;
       while (left > 0) {
         const page = requests.list(workspaceId, filter, after, Math.min(PAGE, left));
         yield page.map((row) => requestRecord(row, body.variables_to_parse));

@@ -4,7 +4,7 @@ import type { RequestListQuery } from '../schemas/explorer';
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from '../schemas/common';
 import type { Writer } from '../store/writer';
 import type { Ingest } from '../store/ingest';
-import { keysetOf, type Keyset, type LoggedRequest, type RequestStore } from '../store/requests';
+import { keysetOf, type Keyset, type LoggedRequest, type RequestOrder, type RequestStore } from '../store/requests';
 import type { RequestStatsStore } from '../store/request-stats';
 import { percentiles, utcDay } from '../store/request-stats';
 import { type PromptLinks, requestAsVersion } from './prompt-links';
@@ -150,15 +150,16 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
         endTime: query.end_time,
         groupId: query.group_id,
       };
-      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      const rows = store.list(workspaceId, filter, after, query.limit + 1);
+      const order: RequestOrder = { by: query.sort, direction: query.order };
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order);
+      const rows = store.list(workspaceId, filter, after, query.limit + 1, order);
       const page = rows.slice(0, query.limit);
       const scores = store.scores(page.map((r) => r.id));
       const last = page[page.length - 1];
       const unfiltered = Object.values(filter).every((v) => v === undefined || (Array.isArray(v) && v.length === 0));
       return {
         items: page.map((row) => view(row, scores.get(row.id)!)),
-        next_cursor: rows.length > query.limit ? encodeCursor(keysetOf(last)) : null,
+        next_cursor: rows.length > query.limit ? encodeCursor(keysetOf(last, order), order) : null,
         total_estimate: unfiltered ? stats.total(workspaceId) : store.count(workspaceId, filter),
       };
     },
@@ -225,19 +226,28 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
 
 export type RequestService = ReturnType<typeof createRequestService>;
 
-function encodeCursor(k: Keyset): string {
-  return Buffer.from(JSON.stringify([k.startTime, k.id])).toString('base64url');
+/** A cursor carries its order, so one from another sort is refused instead of skipping rows. */
+function encodeCursor(k: Keyset, order: RequestOrder): string {
+  return Buffer.from(JSON.stringify([k.value, k.id, order.by, order.direction])).toString('base64url');
 }
 
-function decodeCursor(cursor: string): Keyset {
+function decodeCursor(cursor: string, order: RequestOrder): Keyset {
+  let parsed: unknown[] = [];
   try {
-    const [startTime, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
-    const keyable = (t: unknown) => Number.isSafeInteger(t) && (t as number) >= MIN_TIMESTAMP_MS && (t as number) <= MAX_TIMESTAMP_MS;
-    if (keyable(startTime) && Number.isSafeInteger(id)) return { startTime: startTime as number, id: id as number };
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown[];
   } catch {
-    // fall through to the 422 below
+    // the 422 below
   }
-  throw invalidField(['query', 'cursor'], 'Not a cursor returned by this endpoint');
+  // Cursors from before sorting existed are [startTime, id]: newest first.
+  const [value, id, by = 'time', direction = 'desc'] = Array.isArray(parsed) ? parsed : [];
+  const keyable = order.by === 'time'
+    ? Number.isSafeInteger(value) && (value as number) >= MIN_TIMESTAMP_MS && (value as number) <= MAX_TIMESTAMP_MS
+    : Number.isFinite(value);
+  if (!keyable || !Number.isSafeInteger(id)) throw invalidField(['query', 'cursor'], 'Not a cursor returned by this endpoint');
+  if (by !== order.by || direction !== order.direction) {
+    throw invalidField(['query', 'cursor'], `This cursor belongs to a list sorted by ${String(by)} ${String(direction)}; start again without it`);
+  }
+  return { value: value as number, id: id as number };
 }
 
 type Rollup = ReturnType<RequestStatsStore['rollups']>[number];

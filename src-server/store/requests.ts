@@ -62,6 +62,8 @@ export interface LoggedRequest {
   output_tokens: number;
   price: number;
   function_name: string;
+  /** The `default` score, null when none was given (every named score: `scores`). */
+  score: number | null;
   status: string;
   error_type: string | null;
   error_message: string | null;
@@ -95,6 +97,7 @@ function decode(r: RequestRow): LoggedRequest {
     output_tokens: r.output_tokens,
     price: r.price,
     function_name: r.function_name,
+    score: r.score,
     status: r.status,
     error_type: r.error_type,
     error_message: r.error_message,
@@ -106,8 +109,50 @@ function decode(r: RequestRow): LoggedRequest {
   };
 }
 
+export type RequestSortKey = 'time' | 'latency' | 'cost' | 'tokens' | 'score';
+export interface RequestOrder {
+  by: RequestSortKey;
+  direction: 'asc' | 'desc';
+}
+export const NEWEST_FIRST: RequestOrder = { by: 'time', direction: 'desc' };
+
+/** Unscored requests sort after every score in either direction (scores are 0–100). */
+const unscored = (direction: RequestOrder['direction']) => (direction === 'desc' ? -1 : 101);
+
+/** The SQL that orders a list: never null, so keyset comparisons hold for every row. */
+function sortExpression(order: RequestOrder): string {
+  switch (order.by) {
+    case 'time':
+      return 'r.request_start_time';
+    case 'latency':
+      return 'r.latency_ms';
+    case 'cost':
+      return 'r.price';
+    case 'tokens':
+      return '(r.input_tokens + r.output_tokens)';
+    case 'score':
+      return `coalesce(r.score, ${unscored(order.direction)})`;
+  }
+}
+
+/** The same value as `sortExpression`, read from a decoded row. */
+function sortValue(r: LoggedRequest, order: RequestOrder): number {
+  switch (order.by) {
+    case 'time':
+      return Date.parse(r.request_start_time);
+    case 'latency':
+      return r.latency_ms;
+    case 'cost':
+      return r.price;
+    case 'tokens':
+      return r.input_tokens + r.output_tokens;
+    case 'score':
+      return r.score ?? unscored(order.direction);
+  }
+}
+
 /** Where a list page ends, for the next page's `after`. */
-export const keysetOf = (r: LoggedRequest): Keyset => ({ startTime: Date.parse(r.request_start_time), id: r.id });
+export const keysetOf = (r: LoggedRequest, order: RequestOrder = NEWEST_FIRST): Keyset => ({ value: sortValue(r, order), id: r.id });
 
 export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' | 'fts_key'> & {
   tags: string[];
@@ -133,8 +178,9 @@ export interface RequestFilter {
   groupId?: number;
 }
 
+/** The last row of a page: its sort value (the start time, newest first) and id. */
 export interface Keyset {
-  startTime: number;
+  value: number;
   id: number;
 }
 
@@ -275,20 +321,29 @@ export function createRequestStore(db: Db) {
     createGroup: (workspaceId: number, now: number) => Number(insertGroup.run(workspaceId, now).lastInsertRowid),
     groupExists: (workspaceId: number, id: number) => groupExists.get(id, workspaceId) !== undefined,
 
-    list(workspaceId: number, filter: RequestFilter, after: Keyset | undefined, limit: number): LoggedRequest[] {
+    /**
+     * One page in `order`, ties by id in the same direction. Time order walks an index (see
+     * buildListQuery); the other orders sort the matching rows (a top-N sort: memory stays one
+     * page, time grows with the number of matches — see docs/decisions.md for the figures).
+     */
+    list(workspaceId: number, filter: RequestFilter, after: Keyset | undefined, limit: number, order: RequestOrder = NEWEST_FIRST): LoggedRequest[] {
       const query = buildListQuery(workspaceId, filter);
       const params = [...query.params];
+      const byTime = order.by === 'time';
+      const key = byTime ? query.timeColumn : sortExpression(order);
+      const id = byTime ? query.idColumn : 'r.id';
+      const dir = order.direction === 'desc' ? 'DESC' : 'ASC';
       let keyset = '';
       if (after) {
-        keyset = ` AND (${query.timeColumn}, ${query.idColumn}) < (?, ?)`;
-        params.push(after.startTime, after.id);
-        if (query.textDriven) {
-          keyset += ` AND f.rowid < (? + 1) * ${FTS_SLOT}`;
-          params.push(after.startTime);
+        keyset = ` AND (${key}, ${id}) ${dir === 'DESC' ? '<' : '>'} (?, ?)`;
+        params.push(after.value, after.id);
+        if (query.textDriven && byTime) {
+          keyset += dir === 'DESC' ? ` AND f.rowid < (? + 1) * ${FTS_SLOT}` : ` AND f.rowid >= ? * ${FTS_SLOT}`;
+          params.push(after.value);
         }
       }
-      const order = query.textDriven ? 'f.rowid DESC' : `${query.timeColumn} DESC, ${query.idColumn} DESC`;
-      const sql = `SELECT r.* ${query.from} WHERE ${query.where}${keyset} ORDER BY ${order} LIMIT ?`;
+      const orderBy = query.textDriven && byTime ? `f.rowid ${dir}` : `${key} ${dir}, ${id} ${dir}`;
+      const sql = `SELECT r.* ${query.from} WHERE ${query.where}${keyset} ORDER BY ${orderBy} LIMIT ?`;
       return db.prepare<unknown[], RequestRow>(sql).all(...params, limit).map(decode);
     },
 

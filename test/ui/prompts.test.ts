@@ -44,7 +44,14 @@ describe('Prompts page', () => {
 
     await page.getByRole('tab', { name: /^Version 2$/ }).click();
     await page.getByLabel('Label name').fill('production');
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (d) => {
+        resolve(d.message());
+        void d.accept();
+      }),
+    );
     await page.getByRole('button', { name: 'Move label here' }).click();
+    expect(await asked).toContain('Move “production” from v1 to v2?');
     await history.locator('tr', { hasText: 'v2' }).getByText('production').waitFor();
     expect((await t.api('/prompt-templates/support-answer?label=production')).body.version).toBe(2);
 

@@ -7,7 +7,7 @@ import { navigate, setParams, useLocation } from '../../router';
 const RANGES: Record<string, number | null> = { '7d': 7, '30d': 30, '90d': 90, all: null };
 const COLORS = { a: '#5b6cf0', b: '#2bb673', c: '#f0a03c', d: '#e0567a' };
 
-/** Every day in [from, to], so days without traffic show as zero instead of vanishing. */
+/** Every day in [from, to], so days without traffic keep their place on the axis (as gaps). */
 function dayRange(from: string, to: string): string[] {
   const out: string[] = [];
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`) && out.length < 400; t += 86400_000) {
@@ -35,7 +35,8 @@ export function DashboardPage() {
       ? []
       : dayRange(days === null ? byDay[0].day : new Date(Date.now() - (days - 1) * 86400_000).toISOString().slice(0, 10), new Date(Math.max(Date.now(), Date.parse(byDay[byDay.length - 1].day))).toISOString().slice(0, 10));
   const index = new Map(byDay.map((d) => [d.day, d]));
-  const pick = (f: (d: (typeof byDay)[number]) => number) => labels.map((l) => (index.has(l) ? f(index.get(l)!) : 0));
+  // A day without traffic has no latency (not 0 ms) and no bar: null leaves a gap in every chart.
+  const pick = (f: (d: (typeof byDay)[number]) => number) => labels.map((l) => (index.has(l) ? f(index.get(l)!) : null));
   const t = data?.totals;
 
   return (

@@ -4,7 +4,7 @@ import { loadSession } from '../../api/session';
 import { useApi, useLoad } from '../../api/context';
 import type { DatasetGroup, DatasetRows, DatasetVersion, PublishedDataset } from '../../api/types';
 import { FileDrop } from '../../components/file-drop';
-import { fmtInt, fmtTime } from '../../components/format';
+import { countOf, fmtInt, fmtTime } from '../../components/format';
 import { setParams, useLocation } from '../../router';
 import { DraftEditor } from './draft-editor';
 import { cellText } from './cell-text';
@@ -72,7 +72,7 @@ export function DatasetView({ group, onChanged }: { group: DatasetGroup; onChang
           <select aria-label="Version" value={current?.id ?? ''} onChange={(e) => setParams({ version: e.target.value })}>
             {all.map((v) => (
               <option key={v.id} value={v.id}>
-                {v.version_number === -1 ? 'Draft (editable)' : `v${v.version_number}`} · {fmtInt(v.row_count)} rows
+                {v.version_number === -1 ? 'Draft (editable)' : `v${v.version_number}`} · {countOf(v.row_count, 'row')}
               </option>
             ))}
           </select>
@@ -143,7 +143,7 @@ function PublishedRows({ version, draftId, onCopiedToDraft }: { version: Dataset
     <section className="stack" aria-label="Rows">
       <div className="row">
         <span className="muted">
-          v{version.version_number} · published {fmtTime(version.created_at)} · {fmtInt(version.row_count)} rows · read-only
+          v{version.version_number} · published {fmtTime(version.created_at)} · {countOf(version.row_count, 'row')} · read-only
         </span>
         <span className="grow" />
         <input type="search" aria-label="Search rows" placeholder="Search rows…" value={q} onChange={(e) => (setQ(e.target.value), setPage(1))} />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
 import type { CreatedDatasetGroup, DatasetGroupPage } from '../../api/types';
-import { fmtInt } from '../../components/format';
+import { countOf, fmtInt } from '../../components/format';
 import { Modal } from '../../components/modal';
 import { navigate, setParams, useLocation } from '../../router';
 import { DatasetView } from './dataset-view';
@@ -35,7 +35,7 @@ export function DatasetsPage() {
     <div className="page">
       <div className="page-head">
         <h1>Datasets</h1>
-        <span className="muted">{groups.data ? `${groups.data.total} datasets` : ''}</span>
+        <span className="muted">{groups.data ? countOf(groups.data.total, 'dataset') : ''}</span>
         <span className="spacer" />
         <button type="button" className="primary" onClick={() => setCreating(true)}>
           + New dataset
@@ -90,9 +90,9 @@ export function DatasetsPage() {
               >
                 <span className="title">{g.name}</span>
                 <span className="muted" style={{ fontSize: 12 }}>
-                  {g.latest_version ? `v${g.latest_version.version_number} · ${fmtInt(g.latest_version.row_count)} rows` : 'no published version'}
+                  {g.latest_version ? `v${g.latest_version.version_number} · ${countOf(g.latest_version.row_count, 'row')}` : 'no published version'}
                   {' · '}
-                  {g.version_count} version{g.version_count === 1 ? '' : 's'}
+                  {countOf(g.version_count, 'version')}
                 </span>
               </div>
             ))}

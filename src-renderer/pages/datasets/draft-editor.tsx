@@ -2,7 +2,9 @@ import { useEffect, useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi } from '../../api/context';
 import type { DatasetRows, DatasetVersion, PublishedDataset } from '../../api/types';
+import { countOf } from '../../components/format';
 import { cellText, parseCell } from './cell-text';
+import { emptyRowNumbers, onCellEnter } from './draft-cells';
 
 /** The editor holds the whole draft in memory and writes it back in one PUT; beyond this it would be a spreadsheet. */
 const MAX_EDITABLE_ROWS = 5000;
@@ -43,6 +45,8 @@ export function DraftEditor({ groupId, draft, onSaved }: { groupId: number; draf
   };
   const save = async (publish: boolean) => {
     if (!rows) return;
+    const empty = emptyRowNumbers(rows, columns);
+    if (publish && empty.length > 0 && !confirm(`${countOf(empty.length, 'row')} without any value (${empty.join(', ')}) would be published as part of the dataset. Publish anyway?`)) return;
     setBusy(true);
     setError(null);
     try {
@@ -61,10 +65,11 @@ export function DraftEditor({ groupId, draft, onSaved }: { groupId: number; draf
 
   if (!rows) return error ? <p className="error" role="alert">{error}</p> : <p className="muted">Loading the draft…</p>;
   const tooBig = draft.row_count > MAX_EDITABLE_ROWS;
+  const empty = emptyRowNumbers(rows, columns);
   return (
     <section className="stack" aria-label="Draft">
       <div className="row">
-        <span className="muted">Draft · {rows.length} rows{dirty ? ' · unsaved changes' : ''}</span>
+        <span className="muted">Draft · {countOf(rows.length, 'row')}{dirty ? ' · unsaved changes' : ''}</span>
         <span className="grow" />
         <form
           className="row"
@@ -92,6 +97,11 @@ export function DraftEditor({ groupId, draft, onSaved }: { groupId: number; draf
       </div>
       {tooBig ? <p className="badge warn">This draft has more than {MAX_EDITABLE_ROWS} rows; edit it through the API (PUT …/rows).</p> : null}
       {error ? <p className="error" role="alert">{error}</p> : null}
+      {empty.length > 0 ? (
+        <p className="badge warn" role="status" data-testid="empty-rows">
+          {empty.length === 1 ? `Row ${empty[0]} is empty` : `Rows ${empty.join(', ')} are empty`}: fill or delete {empty.length === 1 ? 'it' : 'them'} before publishing.
+        </p>
+      ) : null}
       {columns.length === 0 ? <p className="muted">The draft is empty: add a column, import a file above, or copy a published version into it.</p> : null}
       <div style={{ overflow: 'auto', border: '1px solid var(--border)', borderRadius: 8 }}>
         <table className="grid" aria-label="Draft rows">
@@ -106,8 +116,11 @@ export function DraftEditor({ groupId, draft, onSaved }: { groupId: number; draf
           </thead>
           <tbody>
             {rows.map((row, i) => (
-              <tr key={i}>
-                <td className="num muted">{i + 1}</td>
+              <tr key={i} className={empty.includes(i + 1) ? 'empty-row' : undefined}>
+                <td className="num muted" title={empty.includes(i + 1) ? 'Empty row' : undefined}>
+                  {empty.includes(i + 1) ? <span aria-label={`Row ${i + 1} is empty`}>⚠ </span> : null}
+                  {i + 1}
+                </td>
                 {columns.map((c) => (
                   <td key={c} style={{ padding: 2 }}>
                     <textarea
@@ -116,6 +129,7 @@ export function DraftEditor({ groupId, draft, onSaved }: { groupId: number; draf
                       value={cellText(row[c])}
                       style={{ width: '100%', minWidth: 140, border: '1px solid transparent', background: 'transparent' }}
                       onChange={(e) => edit(rows.map((r, j) => (j === i ? { ...r, [c]: parseCell(e.target.value) } : r)))}
+                      onKeyDown={(e) => onCellEnter(e, `Row ${i + 2} ${c}`)}
                     />
                   </td>
                 ))}

@@ -123,7 +123,7 @@ function NewPipeline({ onClose, onCreated }: { onClose: () => void; onCreated: (
             <option value="">Choose a dataset…</option>
             {usable.map((g) => (
               <option key={g.id} value={g.id}>
-                {g.name} · v{g.latest_version!.version_number} · {g.latest_version!.row_count} rows
+                {g.name} · v{g.latest_version!.version_number} · {countOf(g.latest_version!.row_count, 'row')}
               </option>
             ))}
           </select>

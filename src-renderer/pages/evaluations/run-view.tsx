@@ -4,7 +4,7 @@ import { useApi, useLoad } from '../../api/context';
 import { loadSession } from '../../api/session';
 import { readEvents } from '../../api/sse';
 import type { ReportCell, ReportDetail, ReportRows, RunProgress, RunStarted, RunStatus, Score } from '../../api/types';
-import { fmtCost, fmtInt, fmtMs } from '../../components/format';
+import { countOf, fmtCost, fmtInt, fmtMs } from '../../components/format';
 import { JsonView } from '../../components/json-view';
 import { Modal } from '../../components/modal';
 import { setParams } from '../../router';
@@ -137,7 +137,7 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
           <div style={{ width: `${pct}%` }} />
         </div>
         <span className="muted" style={{ minWidth: 150 }}>
-          {fmtInt(done)} / {fmtInt(total)} cells{progress?.errors ? ` · ${progress.errors} errors` : ''}
+          {fmtInt(done)} / {countOf(total, 'cell')}{progress?.errors ? ` · ${countOf(progress.errors, 'error')}` : ''}
         </span>
       </div>
       {error ? <p className="error" role="alert">{error}</p> : null}

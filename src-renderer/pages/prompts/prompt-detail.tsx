@@ -36,6 +36,9 @@ export function PromptDetail({ id, onChanged }: { id: number; onChanged: () => v
     if (!current || !labelName.trim()) return;
     setError(null);
     const existing = labels.data?.release_labels.find((l) => l.name === labelName.trim());
+    if (existing?.prompt_version_number === current.version_number) return;
+    // Apps fetch a prompt by label: moving one changes what they run at once, so it is confirmed.
+    if (existing && !confirm(`Move “${existing.name}” from v${existing.prompt_version_number} to v${current.version_number}? Apps that fetch this prompt by “${existing.name}” will get v${current.version_number} right away.`)) return;
     try {
       if (existing) await api(`/prompt-labels/${existing.id}`, { method: 'PATCH', body: { prompt_version_number: current.version_number } });
       else await api(`/prompts/${id}/label`, { body: { name: labelName.trim(), prompt_version_number: current.version_number } });
@@ -128,9 +131,7 @@ export function PromptDetail({ id, onChanged }: { id: number; onChanged: () => v
                     <option key={l.id} value={l.name} />
                   ))}
                 </datalist>
-                <button type="button" onClick={() => void moveLabel()}>
-                  {labels.data?.release_labels.some((l) => l.name === labelName.trim()) ? 'Move label here' : 'Add label'}
-                </button>
+                <LabelButton labels={labels.data?.release_labels ?? []} name={labelName.trim()} version={current.version_number} onClick={() => void moveLabel()} />
                 {error ? <span className="error" role="alert">{error}</span> : null}
               </div>
               {model ? (
@@ -160,5 +161,16 @@ export function PromptDetail({ id, onChanged }: { id: number; onChanged: () => v
         </div>
       </div>
     </div>
+  );
+}
+
+/** "Add label", "Move label here", or nothing to do when the label already points at this version. */
+function LabelButton({ labels, name, version, onClick }: { labels: ReleaseLabel[]; name: string; version: number; onClick: () => void }) {
+  const existing = labels.find((l) => l.name === name);
+  const here = existing?.prompt_version_number === version;
+  return (
+    <button type="button" onClick={onClick} disabled={!name || here}>
+      {here ? 'Label is on this version' : existing ? `Move label here (from v${existing.prompt_version_number})` : 'Add label'}
+    </button>
   );
 }

@@ -2,6 +2,7 @@ import type { PromptVersion } from '../../api/types';
 import { lineDiff } from '../../components/line-diff';
 import { setParams, useLocation } from '../../router';
 import { versionText } from './template-text';
+import { countOf } from '../../components/format';
 
 /** Two versions side by side; the choice lives in the URL (`from`, `to`) so a review link can be shared. */
 export function PromptDiff({ versions }: { versions: PromptVersion[] }) {
@@ -32,7 +33,7 @@ export function PromptDiff({ versions }: { versions: PromptVersion[] }) {
         <span style={{ paddingBottom: 6 }}>→</span>
         {picker('To version', 'to', right.version_number)}
         <span className="muted" style={{ paddingBottom: 6 }} data-testid="diff-summary">
-          {changes === 0 ? 'No differences' : `${changes} changed line${changes === 1 ? '' : 's'}`}
+          {changes === 0 ? 'No differences' : countOf(changes, 'changed line')}
         </span>
       </div>
       <div className="diff" role="table" aria-label="Version diff">

@@ -3,10 +3,13 @@ import { useLoad } from '../../api/context';
 import type { RequestItem } from '../../api/types';
 import { ChatView } from '../../components/chat-view';
 import { CopyButton } from '../../components/copy-button';
-import { fmtCost, fmtInt, fmtMs, fmtTime } from '../../components/format';
+import { fmtInt, fmtMs, fmtRelative, fmtTime } from '../../components/format';
+import { searchTerms } from '../../components/highlighted-text';
 import { JsonView } from '../../components/json-view';
 import { navigate } from '../../router';
+import { priceText, tokensMissing } from './request-figures';
 import { statusClass } from './request-table';
+import { TagChips } from './tag-chips';
 
 interface JsonSchemaFormat {
   type: 'json_schema';
@@ -32,10 +35,38 @@ function parsedOutput(output: unknown): unknown {
 
 type Tab = 'chat' | 'parameters' | 'raw';
 
-export function RequestDetail({ id, onClose }: { id: number; onClose: () => void }) {
+function CloseButton({ onClose }: { onClose: () => void }) {
+  return (
+    <button type="button" className="ghost" aria-label="Close detail" title="Close (Esc)" onClick={onClose}>
+      ✕
+    </button>
+  );
+}
+
+interface Props {
+  id: number;
+  /** The list's search text: its terms are marked in the input and output. */
+  highlight?: string | null;
+  filteredTags?: string[];
+  onClose: () => void;
+}
+
+export function RequestDetail({ id, highlight = null, filteredTags = [], onClose }: Props) {
   const { data: r, error } = useLoad((api, signal) => api<RequestItem>(`/api/public/v2/requests/${id}`, { signal }), [id]);
   const [tab, setTab] = useState<Tab>('chat');
-  if (error) return <aside className="detail"><div className="detail-body error">{error}</div></aside>;
+  const terms = searchTerms(highlight);
+  if (error) {
+    return (
+      <aside className="detail" aria-label={`Request ${id}`}>
+        <div className="detail-head">
+          <h2 style={{ margin: 0 }}>Request #{id}</h2>
+          <span className="grow" />
+          <CloseButton onClose={onClose} />
+        </div>
+        <div className="detail-body error" role="alert">{error}</div>
+      </aside>
+    );
+  }
   if (!r || r.id !== id) return <aside className="detail" aria-busy="true"><div className="detail-body muted">Loading…</div></aside>;
   const format = structuredFormat(r.parameters);
   const structured = format ? parsedOutput(r.output) : undefined;
@@ -46,9 +77,7 @@ export function RequestDetail({ id, onClose }: { id: number; onClose: () => void
         <span className={`badge ${statusClass(r.status)}`}>{r.status.toLowerCase()}</span>
         <span className="grow" />
         <CopyButton text={String(r.id)} label="Copy id" />
-        <button type="button" className="ghost" aria-label="Close detail" title="Close (Esc)" onClick={onClose}>
-          ✕
-        </button>
+        <CloseButton onClose={onClose} />
       </div>
       <div className="detail-body">
         <dl className="kv">
@@ -57,15 +86,17 @@ export function RequestDetail({ id, onClose }: { id: number; onClose: () => void
             {r.provider} / <b>{r.model}</b>
           </dd>
           <dt>Started</dt>
-          <dd>{fmtTime(r.request_start_time)}</dd>
+          <dd title={r.request_start_time}>
+            {fmtTime(r.request_start_time)} <span className="muted">· {fmtRelative(r.request_start_time)}</span>
+          </dd>
           <dt>Latency</dt>
           <dd>{fmtMs(r.latency_ms)}</dd>
           <dt>Tokens</dt>
           <dd>
-            {fmtInt(r.input_tokens)} in · {fmtInt(r.output_tokens)} out
+            {tokensMissing(r) ? <span className="muted">— not reported</span> : `${fmtInt(r.input_tokens)} in · ${fmtInt(r.output_tokens)} out`}
           </dd>
           <dt>Price</dt>
-          <dd>{fmtCost(r.price)}</dd>
+          <dd>{priceText(r) === '—' ? <span className="muted">— not reported</span> : priceText(r)}</dd>
           {Object.keys(r.scores).length ? (
             <>
               <dt>Scores</dt>
@@ -81,7 +112,9 @@ export function RequestDetail({ id, onClose }: { id: number; onClose: () => void
           {r.tags.length ? (
             <>
               <dt>Tags</dt>
-              <dd className="row">{r.tags.map((t) => <span key={t} className="badge">{t}</span>)}</dd>
+              <dd className="row">
+                <TagChips tags={r.tags} filtered={filteredTags} />
+              </dd>
             </>
           ) : null}
           {r.prompt_name || r.prompt_id ? (
@@ -172,11 +205,11 @@ export function RequestDetail({ id, onClose }: { id: number; onClose: () => void
             ) : null}
             <section>
               <h3>Input</h3>
-              <ChatView template={r.input} label="Input" />
+              <ChatView template={r.input} label="Input" highlight={terms} />
             </section>
             <section>
               <h3>Output</h3>
-              <ChatView template={r.output} label="Output" />
+              <ChatView template={r.output} label="Output" highlight={terms} />
             </section>
             {format ? (
               <section aria-label="Structured output">

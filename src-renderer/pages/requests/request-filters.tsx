@@ -73,7 +73,9 @@ export function RequestFilters({ params }: { params: URLSearchParams }) {
     value: params.get(key) ?? '',
     onChange: (e: { target: { value: string } }) => setParams({ [key]: e.target.value || null, request: null }),
   });
-  const active = [...params.keys()].some((k) => k !== 'request');
+  // The open request and the sort order are not filters: clearing keeps them.
+  const filterKeys = [...new Set(params.keys())].filter((k) => !['request', 'sort', 'order'].includes(k));
+  const active = filterKeys.length > 0;
 
   return (
     <div className="filters" role="search">
@@ -184,7 +186,7 @@ export function RequestFilters({ params }: { params: URLSearchParams }) {
           className="ghost"
           onClick={() => {
             setQ('');
-            setParams(Object.fromEntries([...new Set(params.keys())].map((k) => [k, null])));
+            setParams({ ...Object.fromEntries(filterKeys.map((k) => [k, null])), request: null });
           }}
         >
           Clear filters

@@ -1,19 +1,26 @@
-import { useCallback, type KeyboardEvent } from 'react';
+import { useCallback, type JSX, type KeyboardEvent } from 'react';
 import type { RequestItem } from '../../api/types';
 import { previewText } from '../../components/chat-view';
 import { VirtualRows } from '../../components/virtual-rows';
-import { fmtCost, fmtInt, fmtMs, fmtTime } from '../../components/format';
+import { fmtMs, fmtRelative, fmtTime } from '../../components/format';
+import { priceText, tokensMissing, totalTokensText } from './request-figures';
+import { SortHeader, type SortKey, type SortState } from './sort-header';
+import { TagChips } from './tag-chips';
 import type { RequestPages } from './use-request-pages';
 
-const COLUMNS = '28px 150px 74px minmax(120px, 180px) minmax(160px, 1fr) 80px 74px 80px minmax(80px, 160px)';
-/** Beside the detail panel only what identifies a row fits. */
-const COMPACT = '28px 136px 74px minmax(100px, 150px) minmax(120px, 1fr) 70px';
+const COLUMNS = '28px 158px 74px minmax(120px, 180px) minmax(160px, 1fr) 88px 96px 96px 80px minmax(80px, 180px)';
+/** Beside the detail panel only what identifies a row fits, plus the column the list is sorted by. */
+const COMPACT = '28px 158px 74px minmax(90px, 140px) minmax(120px, 1fr) 96px';
 const ROW_HEIGHT = 34;
+const TITLES: Record<SortKey, string> = { time: 'Time', latency: 'Latency', cost: 'Cost', tokens: 'Tokens', score: 'Score' };
 
 export const statusClass = (status: string) => (status === 'ERROR' ? 'bad' : status === 'WARNING' ? 'warn' : 'ok');
 
 interface Props {
   pages: RequestPages;
+  sort: SortState;
+  /** Tags the list is filtered by: always shown in a row, highlighted. */
+  filteredTags: string[];
   openId: number | null;
   cursor: number;
   checked: Set<number>;
@@ -22,8 +29,9 @@ interface Props {
   onToggle: (id: number) => void;
 }
 
-export function RequestTable({ pages, openId, cursor, checked, onCursor, onOpen, onToggle }: Props) {
+export function RequestTable({ pages, sort, filteredTags, openId, cursor, checked, onCursor, onOpen, onToggle }: Props) {
   const compact = openId !== null;
+  const compactColumn = sort.sort === 'time' ? 'latency' : sort.sort;
   const columns = compact ? COMPACT : COLUMNS;
   const { items } = pages;
   const { hasMore, loading, loadMore } = pages;
@@ -80,7 +88,25 @@ export function RequestTable({ pages, openId, cursor, checked, onCursor, onOpen,
       );
     }
     const classes = ['vt-row', r.id === openId ? 'selected' : '', index === cursor ? 'cursor' : ''].join(' ');
-    const score = Object.values(r.scores)[0];
+    const score = r.scored ? (r.scores.default ?? Object.values(r.scores)[0]) : undefined;
+    const cells: Record<Exclude<SortKey, 'time'>, JSX.Element> = {
+      tokens: (
+        <div role="gridcell" className={`num${tokensMissing(r) ? ' muted' : ''}`} title={tokensMissing(r) ? 'No token counts were logged' : `${r.input_tokens} in / ${r.output_tokens} out`}>
+          {totalTokensText(r)}
+        </div>
+      ),
+      cost: (
+        <div role="gridcell" className={`num${priceText(r) === '—' ? ' muted' : ''}`} title={priceText(r) === '—' ? 'No price was logged or computed' : `$${r.price}`}>
+          {priceText(r)}
+        </div>
+      ),
+      latency: <div role="gridcell" className="num">{fmtMs(r.latency_ms)}</div>,
+      score: (
+        <div role="gridcell" className="num">
+          {score !== undefined ? <span className="badge accent">{score}</span> : <span className="muted">—</span>}
+        </div>
+      ),
+    };
     return (
       <div
         key={r.id}
@@ -97,23 +123,24 @@ export function RequestTable({ pages, openId, cursor, checked, onCursor, onOpen,
         <div role="gridcell" onClick={(e) => e.stopPropagation()}>
           <input type="checkbox" aria-label={`Select request ${r.id}`} checked={checked.has(r.id)} onChange={() => onToggle(r.id)} />
         </div>
-        <div role="gridcell" className="mono">{fmtTime(r.request_start_time)}</div>
+        <div role="gridcell" className="mono" title={`${fmtRelative(r.request_start_time)} · ${r.request_start_time}`}>
+          {fmtTime(r.request_start_time)}
+        </div>
         <div role="gridcell">
           <span className={`badge ${statusClass(r.status)}`}>{r.status.toLowerCase()}</span>
         </div>
         <div role="gridcell" title={`${r.provider} / ${r.model}`}>{r.model}</div>
         <div role="gridcell" className="preview">{previewText(r.input)}</div>
         {compact ? (
-          <div role="gridcell" className="num">{fmtMs(r.latency_ms)}</div>
+          cells[compactColumn]
         ) : (
           <>
-            <div role="gridcell" className="num" title={`${r.input_tokens} in / ${r.output_tokens} out`}>
-              {fmtInt(r.input_tokens + r.output_tokens)}
-            </div>
-            <div role="gridcell" className="num">{fmtCost(r.price)}</div>
-            <div role="gridcell" className="num">{fmtMs(r.latency_ms)}</div>
+            {cells.tokens}
+            {cells.cost}
+            {cells.latency}
+            {cells.score}
             <div role="gridcell">
-              {score !== undefined ? <span className="badge accent">{score}</span> : null} {r.tags.slice(0, 3).map((t) => <span key={t} className="badge">{t}</span>)}
+              <TagChips tags={r.tags} filtered={filteredTags} max={3} />
             </div>
           </>
         )}
@@ -125,18 +152,19 @@ export function RequestTable({ pages, openId, cursor, checked, onCursor, onOpen,
     <div className="vt">
       <div className="vt-head" role="row" style={{ gridTemplateColumns: columns }}>
         <div />
-        <div>Time</div>
+        <SortHeader label="Time" column="time" state={sort} />
         <div>Status</div>
         <div>Model</div>
         <div>Input</div>
         {compact ? (
-          <div className="num">Latency</div>
+          <SortHeader label={TITLES[compactColumn]} column={compactColumn} state={sort} numeric />
         ) : (
           <>
-            <div className="num">Tokens</div>
-            <div className="num">Cost</div>
-            <div className="num">Latency</div>
-            <div>Score · Tags</div>
+            <SortHeader label="Tokens" column="tokens" state={sort} numeric />
+            <SortHeader label="Cost" column="cost" state={sort} numeric />
+            <SortHeader label="Latency" column="latency" state={sort} numeric />
+            <SortHeader label="Score" column="score" state={sort} numeric />
+            <div>Tags</div>
           </>
         )}
       </div>

@@ -8,6 +8,7 @@ import { RequestTable } from './request-table';
 import { useRequestPages } from './use-request-pages';
 import { RequestsEmpty } from './requests-empty';
 import { SelectionBar } from './selection-bar';
+import { sortFromUrl } from './sort-header';
 
 /** The server stops counting filtered matches here (a count over a million rows would cost more than the page). */
 const COUNT_CAP = 1000;
@@ -15,13 +16,14 @@ const COUNT_CAP = 1000;
 export function RequestsPage() {
   const { params } = useLocation();
   const signature = filterSignature(params);
-  const query = useMemo(() => apiQueryFromUrl(new URLSearchParams(signature)), [signature]);
-  const pages = useRequestPages(signature, query);
+  const sort = sortFromUrl(params);
+  const query = useMemo(() => ({ ...apiQueryFromUrl(new URLSearchParams(signature)), sort: sort.sort, order: sort.order }), [signature, sort.sort, sort.order]);
+  const pages = useRequestPages(`${signature}|${sort.sort}|${sort.order}`, query);
   const openId = params.get('request') ? Number(params.get('request')) : null;
   const [cursor, setCursor] = useState(0);
   const [checked, setChecked] = useState<Set<number>>(new Set());
 
-  useEffect(() => setCursor(0), [signature]);
+  useEffect(() => setCursor(0), [signature, sort.sort, sort.order]);
 
   const open = (id: number | null) => setParams({ request: id === null ? null : String(id) });
   const toggle = (id: number) =>
@@ -60,7 +62,7 @@ export function RequestsPage() {
                 <p>Loosen a filter or clear them all.</p>
               </div>
             ) : (
-              <RequestTable pages={pages} openId={openId} cursor={cursor} checked={checked} onCursor={setCursor} onOpen={open} onToggle={toggle} />
+              <RequestTable pages={pages} sort={sort} filteredTags={params.getAll('tag')} openId={openId} cursor={cursor} checked={checked} onCursor={setCursor} onOpen={open} onToggle={toggle} />
             )}
             <div className="vt-foot">
               <span>
@@ -72,7 +74,7 @@ export function RequestsPage() {
               </span>
             </div>
           </div>
-          {openId !== null ? <RequestDetail id={openId} onClose={() => open(null)} /> : null}
+          {openId !== null ? <RequestDetail id={openId} highlight={params.get('q')} filteredTags={params.getAll('tag')} onClose={() => open(null)} /> : null}
         </div>
       )}
     </div>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
 import type { Provider, ProviderClientInfo, ProviderTest } from '../../api/types';
+import { countOf } from '../../components/format';
 
 type ProviderClient = ProviderClientInfo;
 type TestResult = ProviderTest;
@@ -174,7 +175,7 @@ function TestOutcome({ result }: { result: TestResult | 'running' | undefined })
     const models = result.models ?? [];
     return (
       <span className="badge ok" role="status" title={models.join(', ')}>
-        Connected · {result.latency_ms} ms · {models.length} {models.length === 1 ? 'model' : 'models'}
+        Connected · {result.latency_ms} ms · {countOf(models.length, 'model')}
       </span>
     );
   }

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useLoad } from '../../api/context';
 import type { TraceDetail } from '../../api/types';
 import { CopyButton } from '../../components/copy-button';
-import { fmtInt, fmtMs } from '../../components/format';
+import { countOf, fmtInt, fmtMs } from '../../components/format';
 import { navigate, setParams } from '../../router';
 import { SpanDetail } from './span-detail';
 import { buildRows, initialCollapsed, visibleRows, type SpanRow } from './span-tree';
@@ -79,7 +79,7 @@ export function TraceView({ traceId, selectedId }: { traceId: string; selectedId
         </button>
         <h1>{root.span.name || '(unnamed span)'}</h1>
         <span className="muted">
-          {fmtInt(rows.length)} spans · {fmtMs(totalMs)}
+          {countOf(rows.length, 'span')} · {fmtMs(totalMs)}
           {errors ? <span className="error"> · {fmtInt(errors)} failed</span> : null}
         </span>
         <span className="spacer" />

@@ -1,7 +1,7 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useLoad } from '../../api/context';
 import type { TraceList } from '../../api/types';
-import { fmtCost, fmtInt, fmtMs, fmtTime } from '../../components/format';
+import { countOf, fmtCost, fmtInt, fmtMs, fmtTime } from '../../components/format';
 import { Pager } from '../../components/pager';
 import { navigate, setParams, useLocation } from '../../router';
 import { TraceView } from './trace-view';
@@ -40,7 +40,7 @@ function TraceListView({ params }: { params: URLSearchParams }) {
     <div className="page">
       <div className="page-head">
         <h1>Traces</h1>
-        <span className="muted" data-testid="trace-count">{loading && !data ? 'Loading…' : `${fmtInt(data?.total ?? 0)} traces`}</span>
+        <span className="muted" data-testid="trace-count">{loading && !data ? 'Loading…' : countOf(data?.total ?? 0, 'trace')}</span>
         <span className="spacer" />
         <button type="button" onClick={reload} title="Reload">
           ↻ Refresh
