@@ -41,6 +41,8 @@ export interface CellContext {
   /** Every outbound HTTP call goes through here: the egress setting applies and the run logs its hosts. */
   fetch: OutboundFetch;
   signal: AbortSignal;
+  /** Set when a pipeline preview computes the cell (`reportId` is then the pipeline's): its LLM calls are tagged `preview`. */
+  purpose?: 'preview';
 }
 
 /** The prompt registry as PROMPT_TEMPLATE columns see it. */
