@@ -121,7 +121,9 @@ export function ColumnEditor({ reportId, column, leftColumns, takenNames, onClos
         {info && kind ? (
           <div className="builder-about">
             <b>{kind.title}</b> — {info.description}
-            <div className="muted">Example: {kind.example}</div>
+            <div className="muted">
+              Example: {kind.example.split('`').map((part, i) => (i % 2 ? <code key={i} className="builder-ref">{part}</code> : part))}
+            </div>
           </div>
         ) : null}
         {Form ? (

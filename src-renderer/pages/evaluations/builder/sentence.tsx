@@ -26,7 +26,7 @@ export function columnSentence(column: Pick<ReportColumn, 'column_type' | 'confi
     case 'PROMPT_TEMPLATE': {
       const mapped = Object.entries((c.prompt_template_variable_mappings ?? {}) as Record<string, string>);
       const source = c.template
-        ? <>Prompt <Ref name={c.template.name} /> @ {c.template.label ?? (c.template.version_number ? `v${c.template.version_number}` : 'production')}</>
+        ? <>Prompt <b>{c.template.name}</b> @ {c.template.label ?? (c.template.version_number ? `v${c.template.version_number}` : 'production')}</>
         : <>Inline prompt ({(c.inline_template?.prompt_template?.messages ?? []).length} messages)</>;
       return (
         <>
