@@ -115,8 +115,8 @@ describe('Guided pipeline builder', () => {
       warned = d.message();
       void d.dismiss();
     });
-    await page.getByRole('button', { name: '▶ Run' }).click();
-    await expect.poll(() => warned).toContain('read a column the dataset lacks');
+    await page.getByRole('button', { name: '▶ Run…' }).click();
+    await expect.poll(() => warned).toContain("read a column the dataset's latest version lacks");
     expect((await t.api('/api/public/v2/evaluations')).body.items[0].runs).toEqual([]);
     expect(ui.problems).toEqual([]);
   });
