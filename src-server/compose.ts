@@ -13,6 +13,7 @@ import { folderRoutes } from './http/routes/folders';
 import { loggingRoutes } from './http/routes/logging';
 import { promptRoutes } from './http/routes/prompts';
 import { providerRoutes } from './http/routes/providers';
+import { reportPreviewRoutes } from './http/routes/report-preview';
 import { reportRoutes } from './http/routes/reports';
 import { requestRoutes } from './http/routes/requests';
 import { systemRoutes } from './http/routes/system';
@@ -111,6 +112,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
     ...folderRoutes(folders),
     ...reportRoutes(evaluations.reports, evaluations.runs),
     ...evaluationRoutes(evaluations.reports, evaluations.runs),
+    ...reportPreviewRoutes(evaluations.preview),
     ...promptRoutes(prompts),
     ...providerRoutes(providers),
     ...egressRoutes(egress),

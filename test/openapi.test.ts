@@ -10,6 +10,7 @@ import { ProviderList, ProviderResponse } from '../src-server/schemas/providers'
 import {
   CreatedReport, PipelinePage, ReportColumnResponse, ReportDetail, ReportRows, RunCanceled, RunStarted, ScoreCardResponse, ScoreResponse, SetCellResponse,
 } from '../src-server/schemas/reports';
+import { PreviewAnswer } from '../src-server/schemas/report-preview';
 import { ColumnTypeList, Health, SystemInfo } from '../src-server/schemas/system';
 import { ApiKeyList, CreatedApiKey, CreatedWorkspace, Session } from '../src-server/schemas/workspaces';
 import { publishDataset, waitForRun } from './support/evaluations';
@@ -203,6 +204,7 @@ describe('real answers match their declared schemas', () => {
     }, 201);
     await answer(ReportDetail, 'get /reports/:id', `/reports/${pipeline}`);
     await answer(ScoreCardResponse, 'patch /reports/:id/score-card', `/reports/${pipeline}/score-card`, { method: 'PATCH', body: { column_names: ['ok'] } });
+    await answer(PreviewAnswer, 'post /api/public/v2/reports/:id/preview', `/api/public/v2/reports/${pipeline}/preview`, { body: { rows: 2 } });
 
     const run = await answer(RunStarted, 'post /reports/:report_id/run', `/reports/${pipeline}/run`, { body: { name: 'run 1' } }, 201);
     await waitForRun(t, run.report_id);

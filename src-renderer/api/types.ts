@@ -11,6 +11,7 @@ import type * as explorer from '../../src-server/schemas/explorer';
 import type * as prompts from '../../src-server/schemas/prompts';
 import type * as providers from '../../src-server/schemas/providers';
 import type * as reports from '../../src-server/schemas/reports';
+import type * as reportPreview from '../../src-server/schemas/report-preview';
 import type * as system from '../../src-server/schemas/system';
 import type * as workspaces from '../../src-server/schemas/workspaces';
 
@@ -41,6 +42,7 @@ export type PublishedFromRequests = z.infer<typeof datasets.PublishedFromRequest
 export type DatasetVersionPage = z.infer<typeof datasets.DatasetVersionPage>;
 
 export type ReportColumn = z.infer<typeof reports.ReportColumn>;
+export type PreviewAnswer = z.infer<typeof reportPreview.PreviewAnswer>;
 export type RunStatus = z.infer<typeof reports.RunStatus>;
 export type ReportDetail = z.infer<typeof reports.ReportDetail>;
 export type PipelineSummary = z.infer<typeof reports.PipelineSummary>;

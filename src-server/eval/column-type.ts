@@ -41,6 +41,8 @@ export interface CellContext {
   /** Every outbound HTTP call goes through here: the egress setting applies and the run logs its hosts. */
   fetch: OutboundFetch;
   signal: AbortSignal;
+  /** Set when a pipeline preview computes the cell (`reportId` is then the pipeline's): its LLM calls are tagged `preview`. */
+  purpose?: 'preview';
 }
 
 /** The prompt registry as PROMPT_TEMPLATE columns see it. */
@@ -76,8 +78,9 @@ export interface ColumnType<S extends z.ZodType = z.ZodType> {
   run(config: z.output<S>, ctx: CellContext): Promise<CellResult> | CellResult;
 }
 
-/** Declares a column type with its config schema's types flowing into `reads` and `run`. */
-export const columnType = <S extends z.ZodType>(spec: ColumnType<S>): ColumnType => spec as unknown as ColumnType;
+/** Declares a column type with its config schema's types flowing into `reads` and `run`; `config`
+ * keeps its own type, so the UI's forms type their configuration from it (type-only imports). */
+export const columnType = <S extends z.ZodType>(spec: ColumnType<S>) => spec as unknown as ColumnType & { config: S };
 
 /** A problem with the cell's input (not with the engine): recorded as the cell's error text. */
 export class CellError extends Error {

@@ -11,6 +11,7 @@ export interface CallScope {
   workspaceId: number;
   reportId: number;
   columnName: string;
+  purpose?: 'preview';
 }
 
 export interface LlmCallResult {
@@ -79,8 +80,8 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
   const keyOf = (c: ProviderConnection) => `${c.client} ${c.baseUrl}`;
 
   const tagsOf = (scope: CallScope) => ({
-    tags: [`report:${scope.reportId}`],
-    metadata: { report_id: String(scope.reportId), column: scope.columnName },
+    tags: [`report:${scope.reportId}`, ...(scope.purpose ? [scope.purpose] : [])],
+    metadata: { report_id: String(scope.reportId), column: scope.columnName, ...(scope.purpose ? { purpose: scope.purpose } : {}) },
   });
 
   return {

@@ -53,11 +53,63 @@ class Stop extends Error {
   }
 }
 
-interface PreparedColumn {
-  row: ReportColumn;
+export interface PreparedColumn {
+  row: Pick<ReportColumn, 'id' | 'name' | 'column_type' | 'configuration'>;
   type: ColumnType;
   config: unknown;
   reads: string[];
+}
+
+/** The evaluation columns of a report, in order, with their configuration parsed once. */
+export function prepareColumns(columns: Array<PreparedColumn['row']>): PreparedColumn[] {
+  return columns
+    .filter((c) => c.column_type !== 'DATASET')
+    .map((row) => {
+      const type = columnTypes[row.column_type as ColumnTypeId];
+      const config: unknown = type.config.parse(row.configuration);
+      return { row, type, config, reads: type.reads(config) };
+    });
+}
+
+/** The failed input that makes a cell SKIPPED, if any. */
+function failedInput(column: PreparedColumn, statuses: Map<string, CellStatus>): string | undefined {
+  if (column.type.skipsOnFailedInput === false) return undefined;
+  return column.reads.find((n) => statuses.get(n) === 'ERROR' || statuses.get(n) === 'SKIPPED');
+}
+
+export type ComputedCell = { status: CellStatus; value: unknown; error: string | null; cost: number; inputTokens: number; outputTokens: number };
+
+/**
+ * One cell's outcome from the values to its left: a failed input skips it, a thrown error is an
+ * ERROR cell. `null` when `ctx.signal` aborted while it computed (nothing is to be recorded). Runs
+ * and previews both compute cells here, so a preview behaves exactly like a run.
+ */
+export async function computeCell(
+  column: PreparedColumn,
+  statuses: Map<string, CellStatus>,
+  ctx: CellContext,
+  log: RunnerDeps['log'],
+  rowIndex: number,
+): Promise<ComputedCell | null> {
+  const blank = { value: null, cost: 0, inputTokens: 0, outputTokens: 0 };
+  const failed = failedInput(column, statuses);
+  if (failed !== undefined) return { ...blank, status: 'SKIPPED', error: `Skipped: input column '${failed}' has no value.` };
+  try {
+    const result = await column.type.run(column.config, ctx);
+    const value = result.value === undefined ? null : result.value;
+    return {
+      status: value === false ? 'FAILED' : 'PASSED', value, error: null,
+      cost: result.cost ?? 0, inputTokens: result.inputTokens ?? 0, outputTokens: result.outputTokens ?? 0,
+    };
+  } catch (error) {
+    if (ctx.signal.aborted) return null;
+    const where = `Report ${ctx.reportId}: column '${column.row.name}' failed on row ${rowIndex}`;
+    // A provider's failure (a 500 after the retries, a refused key) is the provider's news, not a
+    // fault of ours: one line with its message, no stack trace. Anything else is a bug: keep the stack.
+    if (error instanceof ProviderError) log.error(`${where}: ${oneLine(error.message)}`);
+    else if (!(error instanceof CellError)) log.error(where, error);
+    return { ...blank, status: error instanceof CellError ? error.status : 'ERROR', error: (error as Error).message || String(error) };
+  }
 }
 
 /**
@@ -75,19 +127,9 @@ export function createRunner(deps: RunnerDeps) {
     for (const listener of listeners.get(reportId) ?? []) listener(event);
   };
 
-  function prepare(columns: ReportColumn[]): PreparedColumn[] {
-    return columns
-      .filter((c) => c.column_type !== 'DATASET')
-      .map((row) => {
-        const type = columnTypes[row.column_type as ColumnTypeId];
-        const config: unknown = type.config.parse(row.configuration);
-        return { row, type, config, reads: type.reads(config) };
-      });
-  }
-
   async function execute(report: Report, controller: AbortController, progress: Progress): Promise<void> {
     const signal = controller.signal;
-    const columns = prepare(reports.columns(report.id));
+    const columns = prepareColumns(reports.columns(report.id));
     const rowCount = datasets.rowCount(report.workspace_id, report.dataset_id);
     const before = cells.totals(report.id);
     Object.assign(progress, {
@@ -128,33 +170,16 @@ export function createRunner(deps: RunnerDeps) {
       }
     }
 
-    type Computed = { status: CellStatus; value: unknown; error: string | null; cost: number; inputTokens: number; outputTokens: number };
-
     /** One cell's outcome; `null` when the run was stopped while it computed (nothing is recorded). */
-    async function computeCell(column: PreparedColumn, rowIndex: number, values: Record<string, unknown>, statuses: Map<string, CellStatus>): Promise<Computed | null> {
-      const blank = { value: null, cost: 0, inputTokens: 0, outputTokens: 0 };
-      const failedInput = column.type.skipsOnFailedInput === false ? undefined : column.reads.find((n) => statuses.get(n) === 'ERROR' || statuses.get(n) === 'SKIPPED');
-      if (failedInput !== undefined) return { ...blank, status: 'SKIPPED', error: `Skipped: input column '${failedInput}' has no value.` };
-      progress.running_cells++;
+    async function runCell(column: PreparedColumn, rowIndex: number, values: Record<string, unknown>, statuses: Map<string, CellStatus>): Promise<ComputedCell | null> {
+      const skips = failedInput(column, statuses) !== undefined;
+      if (!skips) progress.running_cells++;
       try {
-        const result = await column.type.run(column.config, {
+        return await computeCell(column, statuses, {
           ...tools, row: { ...values }, workspaceId: report.workspace_id, reportId: report.id, columnName: column.row.name, signal,
-        });
-        const value = result.value === undefined ? null : result.value;
-        return {
-          status: value === false ? 'FAILED' : 'PASSED', value, error: null,
-          cost: result.cost ?? 0, inputTokens: result.inputTokens ?? 0, outputTokens: result.outputTokens ?? 0,
-        };
-      } catch (error) {
-        if (signal.aborted) return null;
-        const where = `Report ${report.id}: column '${column.row.name}' failed on row ${rowIndex}`;
-        // A provider's failure (a 500 after the retries, a refused key) is the provider's news, not a
-        // fault of ours: one line with its message, no stack trace. Anything else is a bug: keep the stack.
-        if (error instanceof ProviderError) deps.log.error(`${where}: ${oneLine(error.message)}`);
-        else if (!(error instanceof CellError)) deps.log.error(where, error);
-        return { ...blank, status: error instanceof CellError ? error.status : 'ERROR', error: (error as Error).message || String(error) };
+        }, deps.log, rowIndex);
       } finally {
-        progress.running_cells--;
+        if (!skips) progress.running_cells--;
       }
     }
 
@@ -176,7 +201,7 @@ export function createRunner(deps: RunnerDeps) {
             continue;
           }
           const started = now();
-          const cell = await computeCell(column, row.row_index, values, statuses);
+          const cell = await runCell(column, row.row_index, values, statuses);
           if (!cell) return;
           const latency = now() - started;
           // What is stored is what later columns read, so a resumed run sees the same values.

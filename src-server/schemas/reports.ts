@@ -83,6 +83,8 @@ export const ReportColumn = z.object({
   configuration: z.record(z.string(), z.unknown()),
   position: z.number().int(),
   is_part_of_score: z.boolean(),
+  /** The columns its configuration reads, by name (the UI flags one the dataset version lacks). */
+  reads: z.array(z.string()),
 });
 
 export const CreatedReport = z.object({ success: Success, report_id: z.number().int(), report_columns: z.array(ReportColumn) });

@@ -17,6 +17,7 @@ import { rowData, type DatasetService } from './datasets';
 import type { PromptService } from './prompts';
 import type { ProviderService } from './providers';
 import pkg from '../../package.json';
+import { createReportPreview, DEFAULT_PREVIEW_TIMEOUT_MS } from './report-preview';
 import { createReportRunService } from './report-runs';
 import { redactUrl, type ManifestTools } from './run-manifest';
 import { createReportService, type ReportDatasets } from './reports';
@@ -34,7 +35,7 @@ export interface EvaluationEngineDeps {
   prompts: PromptService;
   providers: ProviderService;
   requests: RequestService;
-  /** PROMPTLEDGER_EVAL_CONCURRENCY. */
+  /** PROMPTLEDGER_EVAL_CONCURRENCY, PROMPTLEDGER_PREVIEW_TIMEOUT_MS. */
   env: Record<string, string | undefined>;
   /** In-flight LLM calls per provider and rows per run; default PROMPTLEDGER_EVAL_CONCURRENCY, else 8. */
   concurrency?: number;
@@ -49,6 +50,9 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
   const { reports, cells, writer, now } = deps;
   const envConcurrency = Number(deps.env.PROMPTLEDGER_EVAL_CONCURRENCY);
   const concurrency = deps.concurrency ?? (Number.isInteger(envConcurrency) && envConcurrency > 0 ? envConcurrency : DEFAULT_EVAL_CONCURRENCY);
+
+  const envPreviewTimeout = Number(deps.env.PROMPTLEDGER_PREVIEW_TIMEOUT_MS);
+  const previewTimeoutMs = Number.isInteger(envPreviewTimeout) && envPreviewTimeout > 0 ? envPreviewTimeout : DEFAULT_PREVIEW_TIMEOUT_MS;
 
   const datasets: ReportDatasets = {
     resolveVersion: (ws, groupId, versionNumber) => deps.datasets.resolveVersion(ws, groupId, versionNumber),
@@ -122,9 +126,14 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
     finalize: (report) => runs.finalize(report),
   });
 
+  const preview = createReportPreview({
+    reports, pipelines, datasets, tools: { llm, prompts, sandbox, fetch: deps.outbound }, concurrency, timeoutMs: previewTimeoutMs, now, log: deps.log,
+  });
+
   return {
     reports: pipelines,
     runs,
+    preview,
     start: () => runner.resumeAll(),
     // The runs are aborted first (runner.stop() aborts before it awaits), so a cell the closing
     // sandbox cuts short is not recorded and the run resumes it at the next start.

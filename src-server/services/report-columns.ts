@@ -70,5 +70,5 @@ export function checkUniqueNames(columns: ColumnDraft[], locOf: (index: number) 
 
 export function columnView(column: ReportColumn) {
   const { id, report_id, column_type, name, configuration, position, is_part_of_score } = column;
-  return { id, report_id, column_type, name, configuration, position, is_part_of_score };
+  return { id, report_id, column_type, name, configuration, position, is_part_of_score, reads: readsOf(column) };
 }

@@ -42,25 +42,24 @@ describe('Evaluations page', () => {
     await page.getByRole('heading', { name: 'Refund triage' }).waitFor();
     const pipelineId = (await t.api('/api/public/v2/evaluations')).body.items[0].id as number;
 
-    // A prompt column, configured through the form generated from its schema.
+    // A prompt column, configured through its guided form: the variable maps itself by name.
     const dialog = page.getByRole('dialog');
     await page.getByRole('button', { name: '+ Add column' }).click();
     await dialog.getByLabel('Column type').selectOption('PROMPT_TEMPLATE');
     await dialog.getByLabel('Column name').fill('reply');
-    await dialog.getByLabel('Use template').check();
-    await dialog.getByLabel('template.name').fill('triage');
-    await dialog.getByLabel('prompt_template_variable_mappings').fill('{"question": "question"}');
+    await dialog.getByLabel('Prompt', { exact: true }).selectOption('triage');
+    await expect.poll(() => dialog.getByLabel('Variable question').inputValue()).toBe('question');
     await dialog.getByRole('button', { name: 'Add column' }).click();
-    const columns = page.getByRole('table').filter({ hasText: 'Configuration' });
+    const columns = page.getByRole('list', { name: 'Pipeline columns' });
     await columns.getByText('reply', { exact: true }).waitFor();
 
     // A check on it: the column picker offers only columns to the left.
     await page.getByRole('button', { name: '+ Add column' }).click();
     await dialog.getByLabel('Column type').selectOption('CONTAINS');
-    expect(await dialog.getByLabel('source', { exact: true }).locator('option').allTextContents()).toEqual(['Choose a column…', 'question', 'reply']);
+    expect(await dialog.getByLabel('Look in', { exact: true }).locator('option').allTextContents()).toEqual(['Choose a column…', 'question', 'reply']);
     await dialog.getByLabel('Column name').fill('mentions refund');
-    await dialog.getByLabel('source', { exact: true }).selectOption('reply');
-    await dialog.getByLabel('value', { exact: true }).fill('refund');
+    await dialog.getByLabel('Look in', { exact: true }).selectOption('reply');
+    await dialog.getByLabel('Look for text').fill('refund');
     await dialog.getByRole('button', { name: 'Add column' }).click();
     await columns.getByText('mentions refund').waitFor();
 
@@ -68,8 +67,8 @@ describe('Evaluations page', () => {
     await page.getByRole('button', { name: '+ Add column' }).click();
     await dialog.getByLabel('Column type').selectOption('REGEX');
     await dialog.getByLabel('Column name').fill('broken');
-    await dialog.getByLabel('source', { exact: true }).selectOption('reply');
-    await dialog.getByLabel('regex_pattern').fill('([unclosed');
+    await dialog.getByLabel('Text to test').selectOption('reply');
+    await dialog.getByLabel('Pattern').fill('([unclosed');
     await dialog.getByRole('button', { name: 'Add column' }).click();
     await dialog.getByRole('alert').getByText(/regex_pattern/).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -98,10 +97,10 @@ describe('Evaluations page', () => {
 
     // Change the check, run again, compare the two runs row by row.
     await page.getByRole('button', { name: '← Pipeline' }).click();
-    await page.getByRole('row', { name: /mentions refund/ }).getByRole('button', { name: 'Edit' }).click();
-    await dialog.getByLabel('value', { exact: true }).fill('?');
+    await page.getByRole('button', { name: 'Edit mentions refund' }).click();
+    await dialog.getByLabel('Look for text').fill('?');
     await dialog.getByRole('button', { name: 'Save column' }).click();
-    await page.getByRole('row', { name: /mentions refund/ }).getByText('"value":"?"').waitFor();
+    await columns.getByRole('listitem', { name: 'Column mentions refund' }).getByText('Contains “?” in reply').waitFor();
     await page.getByRole('button', { name: '▶ Run…' }).click();
     await dialog.getByLabel('Run name').fill('question marks');
     await dialog.getByRole('button', { name: '▶ Start run' }).click();

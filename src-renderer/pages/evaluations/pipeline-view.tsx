@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
-import type { PipelineSummary, ReportColumn, ReportDetail } from '../../api/types';
+import type { DatasetVersion, PipelineSummary, ReportColumn, ReportDetail } from '../../api/types';
 import { fmtTime } from '../../components/format';
 import { setParams } from '../../router';
+import { ColumnList, columnProblems } from './builder/column-list';
+import { PreviewPanel } from './builder/preview-panel';
 import { ColumnEditor } from './column-editor';
 import { compareIds, MAX_COMPARED } from './compare-order';
 import { RunDialog } from './run-dialog';
@@ -31,8 +33,22 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
       setError(errorText(e));
     }
   };
-  const move = (c: ReportColumn, by: number) => act(() => api(`/report-columns/${c.id}`, { method: 'PATCH', body: { position: c.position + by } }));
+  // Runs use the latest published version; flag columns that read one it lacks (decisions.md).
+  const versions = useLoad(
+    (a, signal) => a<{ datasets: DatasetVersion[] }>('/api/public/v2/datasets', { signal, query: { dataset_group_id: pipeline.dataset_group_id, include_draft: 'false', per_page: 100 } }),
+    [pipeline.dataset_group_id, pipeline.updated_at],
+  );
+  const latest = (versions.data?.datasets ?? []).reduce<DatasetVersion | null>((best, v) => (!best || v.version_number > best.version_number ? v : best), null);
+  const pipelineDataset = columns.filter((c) => c.column_type === 'DATASET').map((c) => c.name);
+  const runVersion = latest && latest.column_names.join('\u0000') !== pipelineDataset.join('\u0000') ? latest : null;
+  const problems = columnProblems(columns, runVersion);
+  const moveTo = (c: ReportColumn, position: number) => act(() => api(`/report-columns/${c.id}`, { method: 'PATCH', body: { position } }));
   const remove = (c: ReportColumn) => confirm(`Delete column "${c.name}"?`) && void act(() => api(`/report-columns/${c.id}`, { method: 'DELETE' }));
+  // The run dialog picks the version; this only asks before a run the latest version would refuse.
+  const openRun = () => {
+    if (problems.size && !confirm(`${problems.size} column(s) read a column the dataset's latest version lacks; a run on it will be refused. Continue (and pick another version)?`)) return;
+    setRunning(true);
+  };
   const firstEval = columns.findIndex((c) => c.column_type !== 'DATASET');
 
   return (
@@ -40,7 +56,8 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
       <div className="row">
         <h1>{pipeline.name}</h1>
         <span className="spacer grow" />
-        <button type="button" className="primary" onClick={() => setRunning(true)} disabled={firstEval < 0}>
+        {problems.size ? <span className="badge bad" role="status">⚠ {problems.size} column{problems.size > 1 ? 's' : ''} with a missing input</span> : null}
+        <button type="button" className="primary" onClick={openRun} disabled={firstEval < 0}>
           ▶ Run…
         </button>
       </div>
@@ -63,51 +80,7 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
             + Add column
           </button>
         </div>
-        <table className="grid">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Name</th>
-              <th>Type</th>
-              <th>Configuration</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {columns.map((c, i) => (
-              <tr key={c.id}>
-                <td className="muted">{i + 1}</td>
-                <td>
-                  <b>{c.name}</b> {c.is_part_of_score ? <span className="badge accent">score</span> : null}
-                </td>
-                <td>
-                  <span className="badge">{c.column_type}</span>
-                </td>
-                <td className="mono" style={{ maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                  {c.column_type === 'DATASET' ? <span className="muted">from the dataset</span> : JSON.stringify(c.configuration)}
-                </td>
-                <td className="num" style={{ whiteSpace: 'nowrap' }}>
-                  {c.column_type === 'DATASET' ? null : (
-                    <>
-                      <button type="button" className="ghost small" aria-label={`Move ${c.name} left`} disabled={i <= firstEval} onClick={() => void move(c, -1)}>
-                        ↑
-                      </button>
-                      <button type="button" className="ghost small" aria-label={`Move ${c.name} right`} disabled={i === columns.length - 1} onClick={() => void move(c, 1)}>
-                        ↓
-                      </button>
-                      <button type="button" className="small" onClick={() => setEditing(c)}>
-                        Edit
-                      </button>
-                      <button type="button" className="small danger" onClick={() => remove(c)}>
-                        Delete
-                      </button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ColumnList columns={columns} runVersion={runVersion} onEdit={setEditing} onDelete={remove} onMove={(c, position) => void moveTo(c, position)} />
         {firstEval < 0 ? <p className="muted">Add a column to evaluate each row: e.g. “Contains” to check an expected word, or “Prompt template” to call a model.</p> : null}
       </section>
       {editing ? (
@@ -115,6 +88,7 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
           reportId={pipeline.id}
           column={editing === 'new' ? undefined : editing}
           leftColumns={(editing === 'new' ? columns : columns.slice(0, columns.indexOf(editing))).map((c) => c.name)}
+          takenNames={columns.map((c) => c.name)}
           onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
@@ -122,6 +96,7 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
           }}
         />
       ) : null}
+      <PreviewPanel pipelineId={pipeline.id} disabled={firstEval < 0} />
       <section className="card stack" aria-label="Runs">
         <div className="row">
           <h2 className="grow" style={{ margin: 0 }}>Runs</h2>
