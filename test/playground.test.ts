@@ -75,6 +75,22 @@ describe('POST /api/public/v2/playground/run', () => {
     expect(mock.calls.at(-1)!.headers.authorization).toBe('Bearer sk-builtin');
   });
 
+  it('renders edited messages with input_variables in each message\'s template format', async () => {
+    const res = await t.api(RUN, {
+      body: {
+        provider: 'local', model: 'mock-chat', input_variables: { city: 'Oslo' },
+        messages: [{ role: 'system', content: 'About {city}' }, { role: 'user', content: [{ type: 'text', text: 'Weather in {{ city }}?' }], template_format: 'jinja2' }],
+      },
+    });
+    expect(res.body.output).toBe('echo: Weather in Oslo?');
+    expect(mock.calls.at(-1)!.body.messages[0].content).toBe('About Oslo');
+    // Without input_variables the text is sent as written, braces and all.
+    expect((await t.api(RUN, { body: { provider: 'local', model: 'mock-chat', messages: [{ role: 'user', content: 'JSON: {"a": 1}' }] } })).body.output).toBe('echo: JSON: {"a": 1}');
+    const broken = await t.api(RUN, { body: { provider: 'local', model: 'mock-chat', input_variables: {}, messages: [{ role: 'user', content: '{% if %}', template_format: 'jinja2' }] } });
+    expect(broken.status).toBe(422);
+    expect(broken.body.message).toContain("'input_variables'");
+  });
+
   it('streams delta frames, then one done frame with the logged request', async () => {
     const { status, type, frames } = await streamRun({ provider: 'local', model: 'mock-chat', messages: [{ role: 'user', content: 'a longer streamed answer' }] });
     expect(status).toBe(200);

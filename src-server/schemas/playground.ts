@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-/** A chat message in OpenAI's shape; `content` may also be PromptLayer content blocks (only text is sent). */
+/**
+ * A chat message in OpenAI's shape; `content` may also be PromptLayer content blocks (only text is
+ * sent). With `input_variables`, its text is a template in `template_format` (default f-string).
+ */
 const PlaygroundMessage = z.object({
+  template_format: z.enum(['f-string', 'jinja2']).optional(),
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
   content: z.union([z.string().max(1_000_000), z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).max(1000)]),
 });

@@ -1,5 +1,7 @@
 import { AppError, invalidField, notFound } from '../errors';
-import { isObject } from '../is-object';
+import { isObject, type Json } from '../is-object';
+import { TemplateRenderError } from '../templates/jinja2';
+import { renderPromptTemplate } from '../templates/render-prompt';
 import { templateMessages } from '../eval/prompt-messages';
 import { EgressBlockedError } from '../outbound/policy';
 import { ProviderError, type ChatAnswer, type ChatMessage, type ProviderConnection, type ProviderHttp, type ProviderModule } from '../providers/provider';
@@ -40,6 +42,15 @@ export interface PreparedRun {
 
 const FUNCTION_NAME = 'promptledger.playground';
 
+function render(template: Json, variables: Json): Json {
+  try {
+    return renderPromptTemplate(template, variables);
+  } catch (error) {
+    if (error instanceof TemplateRenderError) throw invalidField(['body', 'input_variables'], `The messages could not be rendered: ${error.message}`);
+    throw error;
+  }
+}
+
 export function createPlaygroundService({ providers, prompts, requests, price, now }: PlaygroundDeps) {
   /** Resolves the version (if named), the provider and the model; throws the 404/422 the client must fix. */
   function prepare(workspaceId: number, body: PlaygroundRunBody): PreparedRun {
@@ -64,7 +75,9 @@ export function createPlaygroundService({ providers, prompts, requests, price, n
       if (!providerName) throw invalidField(['body', 'provider'], 'Field required: the version names no provider', 'missing');
       if (!model) throw invalidField(['body', 'model'], 'Field required: the version names no model', 'missing');
     } else {
-      messages = templateMessages({ type: 'chat', messages: body.messages ?? [] });
+      // Edited messages (the UI's draft of a new version) still hold `{variables}`: rendered as a version would be.
+      const draft = { type: 'chat', messages: body.messages ?? [], input_variables: [] };
+      messages = templateMessages(body.input_variables ? render(draft, body.input_variables) : draft);
     }
     if (!messages.some((m) => m.content !== '')) {
       throw invalidField(['body', body.prompt_name ? 'prompt_name' : 'messages'], 'There is no text to send');
