@@ -89,4 +89,36 @@ describe('Prompt page: Try it runs the version on a provider', () => {
     await expect.poll(() => row.getByRole('status').textContent()).toMatch(/^Failed: .*401.*injected failure 401/);
     await ui.screenshot('settings-provider-test');
   });
+
+  it('Settings → Connect an app: both variables, SDK and OpenTelemetry snippets, a key in one click that works', async () => {
+    const { page, t } = ui;
+    await ui.open('/settings');
+    const connect = page.getByRole('region', { name: 'Connect an app' });
+    expect(await connect.getByTestId('connect-base-url').textContent()).toBe(t.url);
+    expect(await connect.getByTestId('connect-snippet').textContent()).toBe(`export PROMPTLAYER_API_KEY=<your API key>\nexport PROMPTLAYER_BASE_URL=${t.url}`);
+
+    await connect.getByRole('button', { name: 'Create a key for this app' }).click();
+    const key = (await connect.getByTestId('connect-key').textContent())!;
+    expect(key).toMatch(/^pl_/);
+    expect((await t.api('/api/public/v2/requests', { key })).status).toBe(200);
+    expect(await connect.getByTestId('connect-snippet').textContent()).toContain(`PROMPTLAYER_API_KEY=${key}`);
+    await page.getByLabel('API keys').locator('tbody tr', { hasText: key.slice(0, 10) }).waitFor();
+
+    await connect.getByRole('tab', { name: 'JavaScript SDK' }).click();
+    expect(await connect.getByTestId('connect-snippet').textContent()).toContain(`new PromptLayer({ apiKey: "${key}", baseURL: "${t.url}" })`);
+    await connect.getByRole('tab', { name: 'Python SDK' }).click();
+    expect(await connect.getByTestId('connect-snippet').textContent()).toContain(`os.environ.setdefault("PROMPTLAYER_BASE_URL", "${t.url}")`);
+    await connect.getByRole('tab', { name: 'OpenTelemetry' }).click();
+    const otel = (await connect.getByTestId('connect-snippet').textContent())!;
+    expect(otel).toContain(`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=${t.url}/v1/traces`);
+    expect(otel).toContain(`OTEL_EXPORTER_OTLP_TRACES_HEADERS="x-api-key=${key}"`);
+
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await connect.getByRole('button', { name: 'Copy OpenTelemetry snippet' }).click();
+    await connect.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(otel);
+    await connect.scrollIntoViewIfNeeded();
+    await ui.screenshot('settings-connect');
+    expect(ui.problems).toEqual([]);
+  });
 });
