@@ -11,6 +11,7 @@ import { egressRoutes } from './http/routes/egress';
 import { evaluationRoutes } from './http/routes/evaluations';
 import { folderRoutes } from './http/routes/folders';
 import { loggingRoutes } from './http/routes/logging';
+import { playgroundRoutes } from './http/routes/playground';
 import { promptRoutes } from './http/routes/prompts';
 import { providerRoutes } from './http/routes/providers';
 import { reportPreviewRoutes } from './http/routes/report-preview';
@@ -27,6 +28,7 @@ import { createDatasetService } from './services/datasets';
 import { createEgressService } from './services/egress';
 import { createEvaluationEngine } from './services/evaluation-engine';
 import { createFolderService } from './services/folders';
+import { createPlaygroundService } from './services/playground';
 import { createPromptService } from './services/prompts';
 import { createProviderService } from './services/providers';
 import { createRequestService } from './services/requests';
@@ -100,7 +102,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
   const dataDir = openDataDir(options.dataDir, (message) => log.info(message));
   const { db } = dataDir;
   const wired = composeServices(db, options, log, loadOrCreateSecret(files.sessionSecret));
-  const { auth, requests, datasets, folders, prompts, providers, egress, evaluations, traces } = wired;
+  const { auth, requests, datasets, folders, prompts, providers, egress, evaluations, traces, playground } = wired;
   const { generatedKey } = auth.bootstrap(options.apiKey);
   if (generatedKey) writeFileSync(files.apiKey, `${generatedKey}\n`, { mode: 0o600 });
 
@@ -115,6 +117,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
     ...reportPreviewRoutes(evaluations.preview),
     ...promptRoutes(prompts),
     ...providerRoutes(providers),
+    ...playgroundRoutes(playground, log),
     ...egressRoutes(egress),
     ...systemRoutes(options.dataDir, VERSION),
     ...columnTypeRoutes(),
@@ -179,6 +182,12 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
     now,
   });
 
+  const playground = createPlaygroundService({
+    providers, prompts, requests, now,
+    // The seam for issue 14's price table (services/pricing.ts): playground calls cost 0 until it lands.
+    price: () => 0,
+  });
+
   const datasetStore = createDatasetStore(db);
   // An import cut short by a crash left an invisible, half-written version behind.
   datasetStore.removeAbandoned();
@@ -190,7 +199,7 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
     folderExists: (ws, id) => folderStore.get(ws, id) !== undefined,
     prompts, providers, requests, env, outbound, concurrency: options.evalConcurrency, now, log,
   });
-  return { writer, ingest, auth, providers, egress, prompts, requests, folders, datasets, evaluations, traces };
+  return { writer, ingest, auth, providers, egress, prompts, requests, folders, datasets, evaluations, traces, playground };
 }
 
 /** The HMAC secret for session tokens: per install, kept beside the data (mode 0600). */

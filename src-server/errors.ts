@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'bad_gateway'
   | 'insufficient_storage';
 
 const statusOf: Record<ErrorCode, number> = {
@@ -27,6 +28,8 @@ const statusOf: Record<ErrorCode, number> = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  // An LLM provider failed a call the server made for the user (the playground): not the client's input, not our fault.
+  bad_gateway: 502,
   insufficient_storage: 507,
 };
 
@@ -37,6 +40,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly detail?: ErrorDetail[],
+    /** More fields for the body, beside `message` (e.g. the playground's `request_id` of the logged failure). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
     this.status = statusOf[code];

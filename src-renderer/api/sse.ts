@@ -1,11 +1,37 @@
+import { ApiError, type ErrorDetail } from './client';
+
+type OnEvent = (event: string, data: unknown) => void;
+
 /**
  * Reads a Server-Sent Events stream with fetch, because EventSource cannot send the
  * Authorization header the session needs. Resolves when the stream ends or the signal aborts.
  */
-export async function readEvents(url: string, token: string, signal: AbortSignal, onEvent: (event: string, data: unknown) => void): Promise<void> {
+export async function readEvents(url: string, token: string, signal: AbortSignal, onEvent: OnEvent): Promise<void> {
   const response = await fetch(url, { headers: { Authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal });
   if (!response.ok || !response.body) throw new Error(`Progress stream failed (${response.status})`);
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  await readFrames(response.body, onEvent);
+}
+
+/**
+ * POSTs a JSON body and reads the Server-Sent Events answer (the playground's run). An error the
+ * server answers before the stream opens (422, 404...) is thrown as the API's own message.
+ */
+export async function postEvents(url: string, token: string, body: unknown, signal: AbortSignal, onEvent: OnEvent): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, accept: 'text/event-stream', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!response.ok || !response.body) {
+    const error = (await response.json().catch(() => ({}))) as { message?: string; detail?: ErrorDetail[] };
+    throw new ApiError(response.status, error.message ?? `Request failed (${response.status})`, error.detail);
+  }
+  await readFrames(response.body, onEvent);
+}
+
+async function readFrames(body: NonNullable<Response['body']>, onEvent: OnEvent): Promise<void> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type * as common from '../../src-server/schemas/common';
 import type * as datasets from '../../src-server/schemas/datasets';
 import type * as explorer from '../../src-server/schemas/explorer';
+import type * as playground from '../../src-server/schemas/playground';
 import type * as prompts from '../../src-server/schemas/prompts';
 import type * as providers from '../../src-server/schemas/providers';
 import type * as reports from '../../src-server/schemas/reports';
@@ -63,6 +64,8 @@ export type Provider = z.infer<typeof providers.Provider>;
 /** A client the server speaks (`GET /api/public/v2/provider-clients`, from its provider registry). */
 export type ProviderClientInfo = z.infer<typeof providers.ProviderClientList>['items'][number];
 export type ProviderTest = z.infer<typeof providers.ProviderTestAnswer>;
+export type PlaygroundRunBody = z.input<typeof playground.PlaygroundRunBody>;
+export type PlaygroundAnswer = z.infer<typeof playground.PlaygroundAnswer>;
 
 /** Traces come straight from the server's own types (type-only imports, erased from the bundle). */
 export type TraceList = ReturnType<import('../../src-server/services/traces').TraceService['list']>;

@@ -24,7 +24,7 @@ export function errorMiddleware(log: Logger, dataDir: string) {
       const error = full ?? caught;
       if (error instanceof AppError) {
         ctx.status = error.status;
-        ctx.body = { success: false, message: error.message, ...(error.detail ? { detail: error.detail } : {}) } satisfies z.input<typeof ErrorBody>;
+        ctx.body = { ...error.extra, success: false, message: error.message, ...(error.detail ? { detail: error.detail } : {}) } satisfies z.input<typeof ErrorBody>;
         return;
       }
       log.error(`${ctx.method} ${ctx.path} failed`, error);

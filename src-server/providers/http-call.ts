@@ -115,7 +115,7 @@ async function send(http: ProviderHttp, { method, url, headers, body }: JsonCall
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     // The user's egress setting said no: retrying cannot change that.
-    if (error instanceof EgressBlockedError) throw new ProviderError(error.message, false);
+    if (error instanceof EgressBlockedError) throw new ProviderError(error.message, false, undefined, undefined, { cause: error });
     if (timeout.aborted) throw new ProviderError(`No answer from ${url} within ${timeoutMs} ms`, true);
     throw new ProviderError(`Could not reach ${url}: ${(error as Error).cause ?? (error as Error).message}`, true);
   }

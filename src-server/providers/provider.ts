@@ -73,8 +73,10 @@ export class ProviderError extends Error {
     readonly retryable: boolean,
     readonly status?: number,
     readonly retryAfterMs?: number,
+    /** What made the call fail before it left (an EgressBlockedError), for callers that answer it differently. */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

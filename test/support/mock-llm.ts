@@ -6,13 +6,15 @@ import type { AddressInfo } from 'node:net';
  * streamed), completions, responses and embeddings, and Anthropic messages (plain and streamed). Answers are
  * deterministic; latency and failures can be injected; concurrent calls are counted; every call's
  * headers are recorded (which key went where). `GET …/models` lists `MOCK_MODELS`, and
- * `…/redirect?to=URL` answers 307 to `URL` (egress tests). It is the only fake the tests use:
+ * `…/redirect?to=URL` answers 307 to `URL` (egress tests). A call the caller cancels is marked `aborted`. It is the only fake the tests use:
  * everything of ours runs for real.
  */
 export interface MockLlmCall {
   path: string;
   body: any;
   headers: IncomingMessage['headers'];
+  /** True once the caller hung up before the answer was complete (a cancelled call). */
+  aborted?: boolean;
 }
 
 export interface MockLlmOptions {
@@ -88,8 +90,11 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       return json(res, 400, { error: { message: 'bad json' } });
     }
     const [path, query = ''] = (req.url ?? '').split('?');
-    const call = { path, body, headers: req.headers };
+    const call: MockLlmCall = { path, body, headers: req.headers };
     calls.push(call);
+    res.once('close', () => {
+      if (!res.writableEnded) call.aborted = true;
+    });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {

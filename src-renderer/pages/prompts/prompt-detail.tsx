@@ -77,7 +77,8 @@ export function PromptDetail({ id, onChanged }: { id: number; onChanged: () => v
           }}
         />
       ) : null}
-      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(260px, 320px) 1fr', gap: 16, alignItems: 'start' }}>
+      {/* minmax(0, 1fr): a plain 1fr grows to its widest unbreakable content (a long token, the kwargs JSON) and pushed "Try it" past the viewport (issue 14, item 2). */}
+      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(260px, 320px) minmax(0, 1fr)', gap: 16, alignItems: 'start' }}>
         <section className="card" style={{ padding: 0 }} aria-label="Version history">
           <table className="grid">
             <thead>
@@ -111,7 +112,7 @@ export function PromptDetail({ id, onChanged }: { id: number; onChanged: () => v
             </tbody>
           </table>
         </section>
-        <div className="stack">
+        <div className="stack" style={{ minWidth: 0 }}>
           <div className="row">
             <div className="tabs grow" role="tablist">
               {(['version', 'diff', 'try'] as const).map((t) => (
@@ -157,7 +158,18 @@ export function PromptDetail({ id, onChanged }: { id: number; onChanged: () => v
             </>
           ) : null}
           {tab === 'diff' ? <PromptDiff versions={items} /> : null}
-          {tab === 'try' ? <PromptTry templateId={id} version={current} /> : null}
+          {tab === 'try' ? (
+            <PromptTry
+              key={current.id}
+              templateId={id}
+              name={head.data.prompt_name}
+              version={current}
+              onPublished={(version) => {
+                refresh();
+                setParams({ version: String(version) });
+              }}
+            />
+          ) : null}
         </div>
       </div>
     </div>

@@ -173,10 +173,15 @@ function TestOutcome({ result }: { result: TestResult | 'running' | undefined })
   if (result === 'running') return <span className="muted" role="status">Testing…</span>;
   if (result.ok) {
     const models = result.models ?? [];
+    // The first few names are what the playground's Model field wants; the rest are in the tooltip.
+    const shown = models.slice(0, 4).join(', ') + (models.length > 4 ? ` +${models.length - 4} more` : '');
     return (
-      <span className="badge ok" role="status" title={models.join(', ')}>
-        Connected · {result.latency_ms} ms · {countOf(models.length, 'model')}
-      </span>
+      <>
+        <span className="badge ok" role="status" title={models.join(', ')}>
+          Connected · {result.latency_ms} ms · {countOf(models.length, 'model')}
+        </span>
+        {shown ? <span className="muted mono" data-testid="provider-models" title={models.join(', ')}>{shown}</span> : null}
+      </>
     );
   }
   return (

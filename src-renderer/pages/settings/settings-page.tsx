@@ -4,18 +4,21 @@ import { useApi, useLoad } from '../../api/context';
 import type { ApiKey, CreatedApiKey, SystemInfo } from '../../api/types';
 import { CopyButton } from '../../components/copy-button';
 import { fmtBytes, fmtTime } from '../../components/format';
+import { ConnectSection } from './connect-section';
 import { NetworkSection } from './network-section';
 import { ProvidersSection } from './providers-section';
 
 export function SettingsPage() {
+  // A key created under "Connect an app" shows up in the key list at once.
+  const [keysChanged, setKeysChanged] = useState(0);
   return (
     <div className="page">
       <div className="page-head">
         <h1>Settings</h1>
       </div>
       <div className="page-body stack" style={{ maxWidth: 980 }}>
-        <ConnectSection />
-        <KeysSection />
+        <ConnectSection onKeyCreated={() => setKeysChanged((n) => n + 1)} />
+        <KeysSection changed={keysChanged} />
         <ProvidersSection />
         <NetworkSection />
         <DataSection />
@@ -24,25 +27,9 @@ export function SettingsPage() {
   );
 }
 
-function ConnectSection() {
-  const env = `PROMPTLAYER_BASE_URL=${location.origin}`;
-  return (
-    <section className="card stack" aria-label="Connect an app">
-      <h2>Connect an app</h2>
-      <p className="muted" style={{ margin: 0 }}>
-        Any PromptLayer client logs here when its base URL points at this server. Use an API key from below.
-      </p>
-      <div className="row">
-        <code className="json grow" style={{ padding: '6px 10px' }}>{env}</code>
-        <CopyButton text={location.origin} label="Copy base URL" className="" />
-      </div>
-    </section>
-  );
-}
-
-function KeysSection() {
+function KeysSection({ changed }: { changed: number }) {
   const api = useApi();
-  const keys = useLoad((a, signal) => a<{ api_keys: ApiKey[] }>('/api/public/v2/api-keys', { signal }), []);
+  const keys = useLoad((a, signal) => a<{ api_keys: ApiKey[] }>('/api/public/v2/api-keys', { signal }), [changed]);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
