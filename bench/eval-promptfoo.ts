@@ -7,7 +7,8 @@
 //
 // promptfoo is found in PROMPTFOO_DIR or /work/promptfoo (install it outside the repo:
 // `npm install --ignore-scripts promptfoo@0.121.20`); without it only our figures are printed.
-// BENCH_ROUNDS (default 3) repeats each measurement; the median is reported.
+// BENCH_ROUNDS (default 3) repeats each measurement; the median is reported. BENCH_NODE_ARGS
+// (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) go to the server's node; BENCH_SKIP_PROMPTFOO=1.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,11 @@ const promptfooBin = join(PROMPTFOO_DIR, 'node_modules', 'promptfoo', 'dist', 's
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** CPU seconds (user + system, every thread) the process has used: steadier than wall time on a loaded machine. */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const statusMiB = (pid: number, field: string) =>
   Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
@@ -34,7 +40,8 @@ function csv(): string {
 }
 
 async function serve(dataDir: string, mockUrl: string) {
-  const child = spawn(process.execPath, [join(root, 'bin', 'promptledger.js'), 'serve', '--no-ui', '--port', '0', '--data-dir', dataDir], {
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'bin', 'promptledger.js'), 'serve', '--no-ui', '--port', '0', '--data-dir', dataDir], {
     cwd: root,
     env: { ...process.env, PROMPTLEDGER_API_KEY: KEY, OPENAI_BASE_URL: mockUrl, OPENAI_API_KEY: 'sk-bench', PROMPTLEDGER_EVAL_CONCURRENCY: '50' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -84,6 +91,7 @@ async function main() {
     const pid = server.child.pid!;
     let peak = statusMiB(pid, 'VmRSS');
     const before = peak;
+    const cpu0 = cpuSeconds(pid);
     const t0 = performance.now();
     const started = await api(`/reports/${pipeline.body.report_id}/run`, { name: `c${concurrency}`, concurrency });
     if (started.status !== 201 && started.status !== 200) throw new Error(JSON.stringify(started.body));
@@ -93,7 +101,7 @@ async function main() {
       if (report.body.status !== 'RUNNING') {
         if (report.body.status !== 'COMPLETED') throw new Error(JSON.stringify(report.body));
         if (report.body.report.score !== 100) throw new Error(`score ${report.body.report.score}, expected 100`);
-        return { ms: performance.now() - t0, before, peak };
+        return { ms: performance.now() - t0, cpuMs: (cpuSeconds(pid) - cpu0) * 1000, before, peak, anon: statusMiB(pid, 'RssAnon') };
       }
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -104,8 +112,11 @@ async function main() {
   const oursRuns = [];
   for (let i = 0; i < ROUNDS; i++) oursRuns.push(await ours(10));
   const oursMs = median(oursRuns.map((r) => r.ms));
-  console.log(`ours: 1,000 rows, 0 ms mock, concurrency 10: ${oursRuns.map((r) => r.ms.toFixed(0)).join(' / ')} ms (median ${oursMs.toFixed(0)}); ` +
-    `server RSS before ${oursRuns.map((r) => r.before.toFixed(0)).join('/')} MiB, peak during the run ${oursRuns.map((r) => r.peak.toFixed(0)).join('/')} MiB; load ${load()}`);
+  const oursCpu = median(oursRuns.map((r) => r.cpuMs));
+  console.log(`ours: 1,000 rows, 0 ms mock, concurrency 10: wall ${oursRuns.map((r) => r.ms.toFixed(0)).join(' / ')} ms (median ${oursMs.toFixed(0)}), ` +
+    `server CPU ${oursRuns.map((r) => r.cpuMs.toFixed(0)).join(' / ')} ms (median ${oursCpu.toFixed(0)}); ` +
+    `server RSS before ${oursRuns.map((r) => r.before.toFixed(0)).join('/')} MiB, peak during the run ${oursRuns.map((r) => r.peak.toFixed(0)).join('/')} MiB ` +
+    `(anonymous at the end ${oursRuns.map((r) => r.anon.toFixed(0)).join('/')} MiB); load ${load()}`);
 
   mock.setLatency(50);
   const ideal = (ROWS * 50) / 50;
@@ -116,7 +127,9 @@ async function main() {
   server.child.kill('SIGTERM');
   await new Promise((resolve) => server.child.once('exit', resolve));
 
-  if (!existsSync(promptfooBin)) {
+  if (process.env.BENCH_SKIP_PROMPTFOO === '1') {
+    console.log('promptfoo skipped (BENCH_SKIP_PROMPTFOO=1).');
+  } else if (!existsSync(promptfooBin)) {
     console.log(`promptfoo is ABSENT (no ${promptfooBin}): set PROMPTFOO_DIR or install promptfoo@0.121.20 in /work/promptfoo; no ratio printed.`);
   } else {
     const config = join(work, 'promptfooconfig.yaml');
@@ -135,9 +148,10 @@ async function main() {
       "      value: '{{text}}'",
       '',
     ].join('\n'));
-    const promptfoo = () => new Promise<number>((resolve, reject) => {
+    const promptfoo = () => new Promise<{ ms: number; cpuMs: number }>((resolve, reject) => {
       const t0 = performance.now();
-      const child = spawn(process.execPath, [promptfooBin, 'eval', '-c', config, '-j', '10', '--no-cache', '--no-table', '--no-progress-bar'], {
+      // /usr/bin/time reports the CPU of promptfoo and every process it starts.
+      const child = spawn('/usr/bin/time', ['-f', 'CPU %U %S', process.execPath, promptfooBin, 'eval', '-c', config, '-j', '10', '--no-cache', '--no-table', '--no-progress-bar'], {
         cwd: work,
         env: {
           ...process.env, PROMPTFOO_DISABLE_TELEMETRY: '1', PROMPTFOO_DISABLE_UPDATE: '1', PROMPTFOO_CONFIG_DIR: join(work, 'promptfoo-home'),
@@ -151,16 +165,19 @@ async function main() {
       child.once('exit', () => {
         const ms = performance.now() - t0;
         // promptfoo exits 100 when an assertion fails; every row must pass, as ours must.
+        const cpu = /CPU (\d+\.\d+) (\d+\.\d+)/.exec(out);
         if (!/Successes?:\s*1,?000|1,?000 passed|Passed?:?\s*1,?000/i.test(out)) reject(new Error(`promptfoo did not pass 1,000 rows:\n${out.slice(-2000)}`));
-        else resolve(ms);
+        else resolve({ ms, cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : NaN });
       });
     });
     await promptfoo(); // warm-up: module cache, its database created
     const theirs = [];
     for (let i = 0; i < ROUNDS; i++) theirs.push(await promptfoo());
-    const theirsMs = median(theirs);
-    console.log(`promptfoo 0.121.20 eval -j 10, same CSV and mock: ${theirs.map((ms) => ms.toFixed(0)).join(' / ')} ms (median ${theirsMs.toFixed(0)}); load ${load()}`);
-    console.log(`ratio promptfoo / ours = ${(theirsMs / oursMs).toFixed(1)}× (target ≥ 10×)`);
+    const theirsMs = median(theirs.map((r) => r.ms));
+    const theirsCpu = median(theirs.map((r) => r.cpuMs));
+    console.log(`promptfoo 0.121.20 eval -j 10, same CSV and mock: wall ${theirs.map((r) => r.ms.toFixed(0)).join(' / ')} ms (median ${theirsMs.toFixed(0)}), ` +
+      `CPU ${theirs.map((r) => r.cpuMs.toFixed(0)).join(' / ')} ms (median ${theirsCpu.toFixed(0)}); load ${load()}`);
+    console.log(`ratio promptfoo / ours: wall ${(theirsMs / oursMs).toFixed(1)}× (target ≥ 10×), CPU ${(theirsCpu / oursCpu).toFixed(1)}×`);
   }
   console.log(`load average at end: ${load()}`);
   await mock.close();

@@ -6,6 +6,7 @@ import { CopyButton } from '../../components/copy-button';
 import { fmtBytes, fmtTime } from '../../components/format';
 import { NetworkSection } from './network-section';
 import { ProvidersSection } from './providers-section';
+import { StorageSection } from './storage-section';
 
 export function SettingsPage() {
   return (
@@ -19,6 +20,7 @@ export function SettingsPage() {
         <ProvidersSection />
         <NetworkSection />
         <DataSection />
+        <StorageSection />
       </div>
     </div>
   );
