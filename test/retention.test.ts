@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { publishDataset } from './support/evaluations';
 import { chat, logBody } from './support/factories';
-import { startServer, type TestServer } from './support/server';
+import { dataFiles } from '../src-server/data-dir';
+import { migrate } from '../src-server/store/migrate';
+import { startServer, tempDir, type TestServer } from './support/server';
 
 const DAY = 86_400_000;
 /** API.md §7: a new setting takes effect within 10 s. */
@@ -197,5 +200,32 @@ describe('prune by bytes', () => {
     // its length for reuse).
     expect(after.body.db_bytes).toBeLessThan(before.db_bytes + before.wal_bytes - (before.requests - kept) * 2_000);
     expect((await t.api(`/api/public/v2/dataset-groups/${groupId}`)).status).toBe(200);
+  });
+});
+
+describe('incremental vacuum', () => {
+  test('a new data file uses it; an older small file without it is converted at start, its data kept', async () => {
+    const fresh = await startServer({ env: {} });
+    try {
+      expect(fresh.server.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    } finally {
+      await fresh.close();
+    }
+
+    // A file as earlier versions made it: auto_vacuum NONE, schema and a row in place.
+    const dataDir = tempDir();
+    const old = new Database(dataFiles(dataDir).database);
+    old.pragma('journal_mode = WAL');
+    migrate(old);
+    old.prepare("INSERT INTO workspaces (id, name, created_at) VALUES (1, 'Default', 0)").run();
+    expect(old.pragma('auto_vacuum', { simple: true })).toBe(0);
+    old.close();
+    const t = await startServer({ dataDir, env: {}, apiKey: 'pl_retention_test_key' });
+    try {
+      expect(t.server.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+      expect((await t.api('/api/public/v2/system/storage')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
   });
 });

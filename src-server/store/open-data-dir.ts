@@ -17,8 +17,9 @@ export interface OpenDataDir {
 /** Owner read/write only: the database holds every prompt, logged request and key hash. */
 const PRIVATE_FILE = 0o600;
 const PRIVATE_DIR = 0o700;
-/** Older files up to this size switch to incremental vacuum at start (one VACUUM; see retention.ts). */
-const CONVERT_AT_START_MAX_BYTES = 512 * 1024 * 1024;
+/** Older files up to this size switch to incremental vacuum at start: one VACUUM, measured at 68 ms per
+ * MiB under load 25 on 2 cores (a few seconds at most; see docs/performance.md, retention). */
+const CONVERT_AT_START_MAX_BYTES = 128 * 1024 * 1024;
 
 /**
  * Everything a server needs before it may touch the data dir, in the order that makes it safe:
