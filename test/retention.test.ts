@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { publishDataset } from './support/evaluations';
 import { chat, logBody } from './support/factories';
 import { dataFiles } from '../src-server/data-dir';
 import { migrate } from '../src-server/store/migrate';
+import { openSqlite } from '../src-server/store/sqlite';
 import { startServer, tempDir, type TestServer } from './support/server';
 
 const DAY = 86_400_000;
@@ -214,7 +214,7 @@ describe('incremental vacuum', () => {
 
     // A file as earlier versions made it: auto_vacuum NONE, schema and a row in place.
     const dataDir = tempDir();
-    const old = new Database(dataFiles(dataDir).database);
+    const old = openSqlite(dataFiles(dataDir).database);
     old.pragma('journal_mode = WAL');
     migrate(old);
     old.prepare("INSERT INTO workspaces (id, name, created_at) VALUES (1, 'Default', 0)").run();

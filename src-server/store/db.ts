@@ -23,7 +23,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     // The first statement reads the header: a file that is not SQLite fails here. On a new file
     // it also chooses incremental vacuum, which must precede the first page written (WAL's
     // included): retention's prune then gives freed pages back to the OS (store/retention.ts;
-    // older files are converted by compactForRetention).
+    // older files are converted by convertToIncrementalVacuum).
     db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     if (options.verify) checkDatabase(db, file);
