@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 
 const USAGE =
-  'Use: promptledger serve [--host H] [--port P] [--data-dir DIR] [--max-body-bytes N] [--no-ui]' +
+  'Use: promptledger serve [--host H] [--port P] [--data-dir DIR] [--max-body-bytes N] [--keep-days N] [--max-gb N] [--no-ui]' +
   ' | promptledger start [--headless] [--port P] [--data-dir DIR]';
 const [command = 'serve', ...args] = process.argv.slice(2);
 const fail = (error) => {

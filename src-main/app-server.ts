@@ -38,6 +38,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     apiKey,
     bodyLimitBytes: config.maxBodyBytes,
     evalConcurrency: config.evalConcurrency,
+    retention: { keep_days: config.keepDays, max_bytes: config.maxBytes },
     staticDir: config.staticDir,
     log: options.log,
   });

@@ -28,6 +28,8 @@ export async function runStart(argv: string[], env: NodeJS.ProcessEnv = process.
     PROMPTLEDGER_DATA_DIR: config.dataDir,
     PROMPTLEDGER_MAX_BODY_BYTES: String(config.maxBodyBytes),
     ...(config.evalConcurrency !== undefined ? { PROMPTLEDGER_EVAL_CONCURRENCY: String(config.evalConcurrency) } : {}),
+    ...(config.keepDays !== undefined ? { PROMPTLEDGER_KEEP_DAYS: String(config.keepDays) } : {}),
+    ...(config.maxBytes !== undefined ? { PROMPTLEDGER_MAX_GB: String(config.maxBytes / 1e9) } : {}),
   };
   const facts = { env, platform: process.platform, headlessFlag: config.headless };
   let mode = chooseLaunchMode({ ...facts, electronPath: findElectronBinary(ELECTRON_DIR, env) });

@@ -32,6 +32,7 @@ import { createPlaygroundService } from './services/playground';
 import { createPromptService } from './services/prompts';
 import { createProviderService } from './services/providers';
 import { createRequestService } from './services/requests';
+import { createRetentionService } from './services/retention';
 import { createTraceService } from './services/traces';
 import { createDatasetStore } from './store/datasets';
 import type { Db } from './store/db';
@@ -44,6 +45,7 @@ import { createReportCellStore } from './store/report-cells';
 import { createReportStore } from './store/reports';
 import { createRequestStatsStore } from './store/request-stats';
 import { createRequestStore } from './store/requests';
+import { createRetentionStore } from './store/retention';
 import { createSpanStore } from './store/spans';
 import { createWorkspaceStore } from './store/workspaces';
 import { openDataDir } from './store/open-data-dir';
@@ -67,6 +69,8 @@ export interface OpenAppOptions {
   evalConcurrency?: number;
   /** The built UI (`out/renderer`), served at `/` after every API route had its chance. */
   staticDir?: string;
+  /** `--keep-days` / `--max-gb`: saved as the retention setting at start (the UI may change it later). */
+  retention?: { keep_days?: number; max_bytes?: number };
 }
 
 /** An open data dir with everything wired to it, not yet listening. */
@@ -80,7 +84,8 @@ export interface OpenApp {
   bodyLimitBytes: number;
   /** Set on the open that generated the default workspace's key (it is also in `<dataDir>/api-key`). */
   generatedKey?: string;
-  /** Resumes the runs a crash or a shutdown interrupted, where their committed cells end. */
+  /** Resumes the runs a crash or a shutdown interrupted, where their committed cells end, and
+   * starts retention's sweep. */
   startRuns(): void;
   /** Pauses running evaluations; they stay RUNNING and resume at the next start. */
   stopRuns(): Promise<void>;
@@ -102,7 +107,12 @@ export function openApp(options: OpenAppOptions): OpenApp {
   const dataDir = openDataDir(options.dataDir, (message) => log.info(message));
   const { db } = dataDir;
   const wired = composeServices(db, options, log, loadOrCreateSecret(files.sessionSecret));
-  const { auth, requests, datasets, folders, prompts, providers, egress, evaluations, traces, playground } = wired;
+  const { auth, requests, datasets, folders, prompts, providers, egress, evaluations, traces, playground, retention } = wired;
+  const fromFlags = options.retention ?? {};
+  if (fromFlags.keep_days !== undefined || fromFlags.max_bytes !== undefined) {
+    const current = retention.setting();
+    retention.put({ keep_days: fromFlags.keep_days ?? current.keep_days, max_bytes: fromFlags.max_bytes ?? current.max_bytes });
+  }
   const { generatedKey } = auth.bootstrap(options.apiKey);
   if (generatedKey) writeFileSync(files.apiKey, `${generatedKey}\n`, { mode: 0o600 });
 
@@ -119,7 +129,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
     ...providerRoutes(providers),
     ...playgroundRoutes(playground, log),
     ...egressRoutes(egress),
-    ...systemRoutes(options.dataDir, VERSION),
+    ...systemRoutes(options.dataDir, VERSION, retention),
     ...columnTypeRoutes(),
     ...traceRoutes(traces, { bodyLimitBytes }),
   ];
@@ -137,12 +147,16 @@ export function openApp(options: OpenAppOptions): OpenApp {
     log,
     bodyLimitBytes,
     generatedKey,
-    startRuns: () => evaluations.start(),
+    startRuns: () => {
+      evaluations.start();
+      retention.start();
+    },
     stopRuns,
     close() {
       closing ??= (async () => {
         // Runs stop before the database closes; they stay RUNNING and resume at the next start.
         await stopRuns();
+        await retention.stop();
         await wired.writer.flush();
         await wired.ingest.close();
         dataDir.close();
@@ -199,7 +213,11 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
     folderExists: (ws, id) => folderStore.get(ws, id) !== undefined,
     prompts, providers, requests, env, outbound, concurrency: options.evalConcurrency, now, log,
   });
-  return { writer, ingest, auth, providers, egress, prompts, requests, folders, datasets, evaluations, traces, playground };
+  const retention = createRetentionService({
+    db, store: createRetentionStore(db, dataFiles(options.dataDir).database), requests: requestStore,
+    spans: createSpanStore(db, requestStore), now, log,
+  });
+  return { writer, ingest, auth, providers, egress, prompts, requests, folders, datasets, evaluations, traces, playground, retention };
 }
 
 /** The HMAC secret for session tokens: per install, kept beside the data (mode 0600). */

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { defaultDataDir } from './data-dir';
+import { KEEP_DAYS_MAX, MAX_BYTES_MAX, MAX_BYTES_MIN } from './schemas/system';
 
 /**
  * Every setting `promptledger serve` and `promptledger start` read, from a flag or else an
@@ -20,6 +21,10 @@ export interface Config {
   apiKey?: string;
   /** PROMPTLEDGER_EVAL_CONCURRENCY: in-flight LLM calls per provider and rows per run. */
   evalConcurrency?: number;
+  /** --keep-days / PROMPTLEDGER_KEEP_DAYS: saved as retention's keep_days at start. */
+  keepDays?: number;
+  /** --max-gb / PROMPTLEDGER_MAX_GB (decimal GB, 10^9 bytes): saved as retention's max_bytes at start. */
+  maxBytes?: number;
   /** The built UI served at `/`; undefined with `serve --no-ui`. */
   staticDir?: string;
   /** `start` only: serve in the terminal even when a window could open. */
@@ -51,12 +56,21 @@ const wholeNumber = (rule: string, min: number, max = Number.MAX_SAFE_INTEGER) =
     .transform(Number)
     .pipe(z.number().int().min(min, rule).max(max, rule));
 
+const decimalGb = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$/, 'use a number of GB from 0.001 to 1000000')
+  .transform((gb) => Math.round(Number(gb) * 1e9))
+  .pipe(z.number().min(MAX_BYTES_MIN, 'use a number of GB from 0.001 to 1000000').max(MAX_BYTES_MAX, 'use a number of GB from 0.001 to 1000000'));
+
 const SETTINGS = {
   host: { flag: 'host', env: 'PROMPTLEDGER_HOST', schema: z.string().trim().min(1, 'use a host name or IP address') },
   port: { flag: 'port', env: 'PROMPTLEDGER_PORT', schema: wholeNumber('use a whole number from 0 to 65535 (0 picks a free port)', 0, 65535) },
   dataDir: { flag: 'data-dir', env: 'PROMPTLEDGER_DATA_DIR', schema: z.string().trim().min(1, 'use a folder path (leave it unset for the OS user-data folder)') },
   maxBodyBytes: { flag: 'max-body-bytes', env: 'PROMPTLEDGER_MAX_BODY_BYTES', schema: wholeNumber('use a whole number of bytes greater than 0', 1) },
   evalConcurrency: { flag: 'eval-concurrency', env: 'PROMPTLEDGER_EVAL_CONCURRENCY', schema: wholeNumber('use a whole number from 1 to 1000', 1, 1000) },
+  keepDays: { flag: 'keep-days', env: 'PROMPTLEDGER_KEEP_DAYS', schema: wholeNumber(`use a whole number of days from 1 to ${KEEP_DAYS_MAX}`, 1, KEEP_DAYS_MAX) },
+  maxBytes: { flag: 'max-gb', env: 'PROMPTLEDGER_MAX_GB', schema: decimalGb },
 } as const;
 
 type Setting = keyof typeof SETTINGS;
@@ -82,6 +96,8 @@ export function loadConfig(command: Command, argv: string[], env: NodeJS.Process
     maxBodyBytes: read('maxBodyBytes') ?? DEFAULT_MAX_BODY_BYTES,
     apiKey: env.PROMPTLEDGER_API_KEY || undefined,
     evalConcurrency: read('evalConcurrency'),
+    keepDays: read('keepDays'),
+    maxBytes: read('maxBytes'),
     staticDir: values['no-ui'] === true ? undefined : join(packageRoot(), 'out', 'renderer'),
     headless: values.headless === true || env.PROMPTLEDGER_HEADLESS === '1',
   };
@@ -94,6 +110,8 @@ function parseFlags(command: Command, argv: string[]): Record<string, string | b
     'data-dir': { type: 'string' },
     'max-body-bytes': { type: 'string' },
     'eval-concurrency': { type: 'string' },
+    'keep-days': { type: 'string' },
+    'max-gb': { type: 'string' },
     // `start` is the UI (a window or a served page); only `serve` may leave it out.
     ...(command === 'serve' ? { 'no-ui': { type: 'boolean' } } : { headless: { type: 'boolean' } }),
   };

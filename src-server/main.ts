@@ -15,6 +15,7 @@ export async function main(argv = process.argv.slice(2), env = process.env): Pro
     apiKey: config.apiKey,
     bodyLimitBytes: config.maxBodyBytes,
     evalConcurrency: config.evalConcurrency,
+    retention: { keep_days: config.keepDays, max_bytes: config.maxBytes },
     staticDir: config.staticDir,
     log: {
       info: (message) => console.error(message),

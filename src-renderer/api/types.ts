@@ -58,6 +58,9 @@ export type CompareAnswer = z.infer<typeof reports.CompareAnswer>;
 
 export type ColumnType = z.infer<typeof system.ColumnTypeList>['column_types'][number];
 export type SystemInfo = z.infer<typeof system.SystemInfo>;
+export type StorageInfo = z.infer<typeof system.StorageInfo>;
+export type RetentionSetting = z.infer<typeof system.RetentionSetting>;
+export type RetentionPreview = z.infer<typeof system.RetentionPreview>;
 export type ApiKey = z.infer<typeof workspaces.ApiKeyList>['api_keys'][number];
 export type CreatedApiKey = z.infer<typeof workspaces.CreatedApiKey>;
 export type Provider = z.infer<typeof providers.Provider>;

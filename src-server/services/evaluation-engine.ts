@@ -4,9 +4,7 @@ import { createLlmGateway, type LlmCallLog } from '../eval/llm-gateway';
 import type { OutboundFetch } from '../outbound/gate';
 import { createRunner } from '../eval/runner';
 import { createSandbox } from '../eval/sandbox/sandbox';
-import { isoDate } from '../iso-date';
 import type { Logger } from '../logger';
-import { LogRequestBody } from '../schemas/logging';
 import type { DatasetStore } from '../store/datasets';
 import type { ReportCellStore } from '../store/report-cells';
 import type { ReportStore } from '../store/reports';
@@ -21,7 +19,7 @@ import { createReportPreview, DEFAULT_PREVIEW_TIMEOUT_MS } from './report-previe
 import { createReportRunService } from './report-runs';
 import { redactUrl, type ManifestTools } from './run-manifest';
 import { createReportService, type ReportDatasets } from './reports';
-import type { RequestService } from './requests';
+import type { OwnCall, RequestService } from './requests';
 
 export const DEFAULT_EVAL_CONCURRENCY = 8;
 
@@ -94,7 +92,7 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
     now,
     connect: (workspaceId, name) => deps.providers.connect(workspaceId, name),
     outbound: deps.outbound,
-    logCall: (workspaceId, call) => deps.requests.log(workspaceId, logBody(call)).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
+    logCall: (workspaceId, call) => deps.requests.recordOwnCall(workspaceId, ownCall(call)).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
   });
 
   // The services reach the runner late (it needs their scores), hence `() => runner`.
@@ -144,23 +142,23 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
 }
 
 /** An evaluation's LLM call as a logged request, tagged with its report. */
-function logBody(call: LlmCallLog) {
-  const text = (t: string) => [{ type: 'text', text: t }];
-  return LogRequestBody.parse({
+function ownCall(call: LlmCallLog): OwnCall {
+  const text = (t: string) => [{ type: 'text' as const, text: t }];
+  return {
     provider: call.provider,
     model: call.model,
     input: { type: 'chat', messages: call.messages.map((m) => ({ role: m.role, content: text(m.content) })) },
     output: { type: 'chat', messages: call.output === null ? [] : [{ role: 'assistant', content: text(call.output) }] },
-    request_start_time: isoDate(call.startedAt),
-    request_end_time: isoDate(call.endedAt),
+    startedAt: call.startedAt,
+    endedAt: call.endedAt,
     parameters: call.parameters,
     tags: call.tags,
     metadata: call.metadata,
-    input_tokens: call.inputTokens,
-    output_tokens: call.outputTokens,
+    inputTokens: call.inputTokens,
+    outputTokens: call.outputTokens,
     price: call.price,
-    function_name: 'promptledger.evaluation',
+    functionName: 'promptledger.evaluation',
     status: call.error ? 'ERROR' : 'SUCCESS',
-    error_message: call.error?.slice(0, 1024) ?? null,
-  });
+    errorMessage: call.error?.slice(0, 1024) ?? null,
+  };
 }

@@ -20,6 +20,25 @@ export interface RequestServiceDeps {
   now: () => number;
 }
 
+/** A request the server made itself, in the log's shapes (see `recordOwnCall`). */
+export interface OwnCall {
+  provider: string;
+  model: string;
+  input: { type: 'chat'; messages: Array<{ role: string; content: Array<{ type: 'text'; text: string }> }> };
+  output: { type: 'chat'; messages: Array<{ role: string; content: Array<{ type: 'text'; text: string }> }> };
+  startedAt: number;
+  endedAt: number;
+  parameters: Record<string, unknown>;
+  tags: string[];
+  metadata: Record<string, string>;
+  inputTokens: number;
+  outputTokens: number;
+  price: number;
+  functionName: string;
+  status: 'SUCCESS' | 'ERROR';
+  errorMessage: string | null;
+}
+
 /** A logged request in the log body's own field names (API.md "A logged request"). */
 export type RequestView = ReturnType<ReturnType<typeof createRequestService>['view']>;
 
@@ -127,6 +146,48 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
           ? { warning: 'The prompt link did not resolve to a template version in this workspace; the request was stored with the link as given.' }
           : {}),
       };
+    },
+
+    /**
+     * A call the server made itself (an evaluation's LLM call), already in the log's shapes. It is
+     * written by the main connection's group commit, in the same transaction as the run's cells,
+     * rather than by the ingest thread: two connections writing at once wait on each other's lock
+     * (SQLite's busy handler sleeps 1–100 ms), which cost a run more than its own work.
+     */
+    recordOwnCall(workspaceId: number, call: OwnCall): Promise<number> {
+      const row = {
+        workspace_id: workspaceId,
+        provider: call.provider,
+        model: call.model,
+        input: JSON.stringify(call.input),
+        output: JSON.stringify(call.output),
+        request_start_time: call.startedAt,
+        request_end_time: call.endedAt,
+        latency_ms: Math.max(0, call.endedAt - call.startedAt),
+        parameters: JSON.stringify(call.parameters),
+        tags: call.tags,
+        metadata: call.metadata,
+        scores: {},
+        prompt_id: null,
+        prompt_name: null,
+        prompt_version_number: null,
+        prompt_version_id: null,
+        prompt_input_variables: '{}',
+        input_tokens: call.inputTokens,
+        output_tokens: call.outputTokens,
+        price: call.price,
+        function_name: call.functionName,
+        status: call.status,
+        error_type: null,
+        error_message: call.errorMessage,
+        api_type: null,
+        group_id: null,
+        created_at: now(),
+        span_id: null,
+        trace_id: null,
+        searchText: searchText(call.input, call.output),
+      };
+      return writer.write(() => store.insert(row));
     },
 
     get(workspaceId: number, id: number) {

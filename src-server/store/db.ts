@@ -20,7 +20,11 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = openSqlite(file);
   try {
-    // The first statement reads the header: a file that is not SQLite fails here.
+    // The first statement reads the header: a file that is not SQLite fails here. On a new file
+    // it also chooses incremental vacuum, which must precede the first page written (WAL's
+    // included): retention's prune then gives freed pages back to the OS (store/retention.ts;
+    // older files are converted by convertToIncrementalVacuum).
+    db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     if (options.verify) checkDatabase(db, file);
   } catch (error) {

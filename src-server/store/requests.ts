@@ -222,6 +222,12 @@ export function createRequestStore(db: Db) {
       WHERE fts_key >= @start * ${FTS_SLOT} AND fts_key < (@start + 1) * ${FTS_SLOT})
     WHERE id = @id`);
   const insertFts = db.prepare('INSERT INTO requests_fts (rowid, body) SELECT fts_key, ? FROM requests WHERE id = ?');
+  // Keys pass 2^53, so the text index's rows are found by joining in SQL, never read into JS.
+  const deleteFts = db.prepare(
+    'DELETE FROM requests_fts WHERE rowid IN (SELECT fts_key FROM requests WHERE id IN (SELECT value FROM json_each(?)) AND fts_key IS NOT NULL)',
+  );
+  // Tags, metadata and scores go with their request (ON DELETE CASCADE).
+  const deleteRows = db.prepare('DELETE FROM requests WHERE id IN (SELECT value FROM json_each(?))');
   const upsertRollup = db.prepare(`
     INSERT INTO request_rollups (workspace_id, day, provider, model, requests, errors, cost,
       input_tokens, output_tokens, latency_ms_sum)
@@ -248,6 +254,11 @@ export function createRequestStore(db: Db) {
   const scoresOf = db.prepare<[string], { request_id: number; name: string; value: number }>(
     'SELECT request_id, name, value FROM request_scores WHERE request_id IN (SELECT value FROM json_each(?))',
   );
+
+  /** `ids`: a JSON array of request ids, whose rows still exist. */
+  function removeFromTextIndex(ids: string): void {
+    deleteFts.run(ids);
+  }
 
   function addScore(requestId: number, name: string, value: number): void {
     upsertScore.run(requestId, name, value);
@@ -281,6 +292,19 @@ export function createRequestStore(db: Db) {
         request.input_tokens, request.output_tokens, request.latency_ms);
       upsertBucket.run(ws, day, request.provider, request.model, latencyBucket(request.latency_ms));
       return id;
+    },
+
+    /**
+     * Removes requests with everything that indexes them, the text index through
+     * `removeFromTextIndex` (one place that knows its layout); call inside a transaction. The
+     * dashboard's daily rollups keep counting them: they are history, not the requests.
+     * Retention's prune uses this; TODO(housekeeping): unify with the explorer's delete.
+     */
+    remove(ids: number[]): number {
+      if (ids.length === 0) return 0;
+      const list = JSON.stringify(ids);
+      removeFromTextIndex(list);
+      return deleteRows.run(list).changes;
     },
 
     get(workspaceId: number, id: number): LoggedRequest | undefined {

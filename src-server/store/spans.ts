@@ -122,6 +122,9 @@ export function createSpanStore(db: Db, requests: RequestStore) {
       status_code, status_message, attributes, events, resource, request_id
     FROM spans WHERE workspace_id = ? AND trace_id = ? ORDER BY start_ns, id`);
 
+  const deleteTraceSpans = db.prepare<[number, string]>('DELETE FROM spans WHERE workspace_id = ? AND trace_id = ?');
+  const deleteTrace = db.prepare<[number, string]>('DELETE FROM traces WHERE workspace_id = ? AND trace_id = ?');
+
   function linkToTrace(workspaceId: number, traceId: string, request: { id: number; input_tokens: number; output_tokens: number; price: number }) {
     setRequestTrace.run(traceId, request.id);
     addRequestToTrace.run(request.input_tokens, request.output_tokens, request.price, workspaceId, traceId);
@@ -166,6 +169,17 @@ export function createSpanStore(db: Db, requests: RequestStore) {
       }
       if (requestId !== null) setSpanRequest.run(requestId, ws, span.trace_id, span.span_id);
       return true;
+    },
+
+    /** Removes traces with all their spans (their requests stay); call inside a transaction.
+     * Returns how many spans went. */
+    removeTraces(workspaceId: number, traceIds: string[]): number {
+      let removed = 0;
+      for (const traceId of traceIds) {
+        removed += deleteTraceSpans.run(workspaceId, traceId).changes;
+        deleteTrace.run(workspaceId, traceId);
+      }
+      return removed;
     },
 
     /** After a request with `span_id` is written: join it to its span's trace if the span is here. */

@@ -109,3 +109,45 @@ describe('Settings: editing and testing providers, the offline switch', () => {
     expect(ui.problems).toEqual([expect.stringContaining('422')]);
   });
 });
+
+describe('Settings: storage and retention', () => {
+  let ui: UiSession;
+  beforeAll(async () => {
+    ui = await startUi({});
+  });
+  afterAll(() => ui?.close());
+
+  it('shows what holds the space; a retention that deletes asks first with the count, then prunes', async () => {
+    const { page, t } = ui;
+    const old = new Date(Date.now() - 40 * 86_400_000).toISOString();
+    const recent = new Date().toISOString();
+    for (const when of [old, old, recent]) {
+      const res = await t.api('/log-request', {
+        body: { provider: 'openai', model: 'gpt-4o-mini', input: { type: 'chat', messages: [] }, output: { type: 'chat', messages: [] }, request_start_time: when, request_end_time: when },
+      });
+      expect(res.status).toBe(201);
+    }
+    await ui.open('/settings');
+    const storage = page.getByLabel('Storage', { exact: true });
+    await storage.getByText('3 requests, 0 spans').waitFor();
+    expect(await page.getByTestId('storage-total').textContent()).toMatch(/\d+(\.\d)? (KB|MB)/);
+    await storage.getByRole('cell', { name: /Request text index/ }).waitFor();
+
+    await page.getByLabel('Keep days').fill('30');
+    await page.getByRole('button', { name: 'Save retention' }).click();
+    await page.getByTestId('retention-confirm').waitFor();
+    expect(await page.getByTestId('retention-confirm').textContent()).toContain('deletes 2 requests now');
+    await ui.screenshot('settings-retention-confirm');
+    // Cancel saves nothing.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect((await t.api('/api/public/v2/system/storage')).body.retention.keep_days).toBeNull();
+
+    await page.getByRole('button', { name: 'Save retention' }).click();
+    await page.getByRole('button', { name: 'Delete and save' }).click();
+    await storage.getByRole('status').waitFor();
+    expect((await t.api('/api/public/v2/system/storage')).body.retention).toEqual({ keep_days: 30, max_bytes: null });
+    await expect.poll(async () => (await t.api('/api/public/v2/system/storage')).body.requests, { timeout: 10_000 }).toBe(1);
+    await ui.screenshot('settings-storage');
+    expect(ui.problems).toEqual([]);
+  });
+});

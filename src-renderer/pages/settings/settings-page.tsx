@@ -7,6 +7,7 @@ import { fmtBytes, fmtTime } from '../../components/format';
 import { ConnectSection } from './connect-section';
 import { NetworkSection } from './network-section';
 import { ProvidersSection } from './providers-section';
+import { StorageSection } from './storage-section';
 
 export function SettingsPage() {
   // A key created under "Connect an app" shows up in the key list at once.
@@ -22,6 +23,7 @@ export function SettingsPage() {
         <ProvidersSection />
         <NetworkSection />
         <DataSection />
+        <StorageSection />
       </div>
     </div>
   );
