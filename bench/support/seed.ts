@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashKey } from '../../src-server/services/auth';
-import { searchText } from '../../src-server/services/search-text';
+import { searchText } from '../../src-server/store/text-index';
 import { closeDatabase, openDatabase } from '../../src-server/store/db';
 import { createRequestStore } from '../../src-server/store/requests';
 import { createWorkspaceStore } from '../../src-server/store/workspaces';
