@@ -1,10 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashKey } from '../../src-server/services/auth';
 import { searchText } from '../../src-server/store/text-index';
 import { closeDatabase, openDatabase } from '../../src-server/store/db';
 import { createRequestStore } from '../../src-server/store/requests';
 import { createWorkspaceStore } from '../../src-server/store/workspaces';
+import { migrations } from '../../src-server/store/migrations';
 import { logRecord } from './corpus';
 
 export const BENCH_KEY = 'pl_bench_key';
@@ -52,4 +54,19 @@ export function seedRequests(dir: string, rows: number, progress: (line: string)
   db.exec('ANALYZE');
   closeDatabase(db);
   progress(`  seeded ${rows} rows in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+/**
+ * A directory holding `rows` seeded requests, seeded once and reused by later runs (and by other
+ * benchmarks): `$BENCH_CACHE` or the OS temp dir, named after the row count and the newest
+ * migration, so a schema change seeds afresh instead of migrating a stale copy. Never committed.
+ */
+export function cachedRequests(rows: number): string {
+  const schema = migrations.at(-1)!.id;
+  const dir = join(process.env.BENCH_CACHE ?? join(tmpdir(), 'promptledger-bench-cache'), `requests-${rows}-${schema}`);
+  if (!existsSync(join(dir, 'seeded'))) {
+    seedRequests(dir, rows);
+    writeFileSync(join(dir, 'seeded'), new Date().toISOString());
+  }
+  return dir;
 }
