@@ -39,7 +39,10 @@ describe('text search (q)', () => {
     expect(await idsOf('invoices')).toEqual([ids.english]);
     expect(await idsOf('INVOICE')).toEqual([ids.english]);
     expect(await idsOf('quart')).toEqual([ids.english]);
-    expect(await idsOf('qu')).toEqual([ids.english]);
+    expect(await idsOf('qua')).toEqual([ids.english]);
+    // One or two characters match that word only.
+    expect(await idsOf('qu')).toEqual([]);
+    expect(await idsOf('à')).toEqual([ids.french]);
     expect(await idsOf('summarize quarterly')).toEqual([ids.english]);
     // Every term must match.
     expect(await idsOf('invoices москве')).toEqual([]);

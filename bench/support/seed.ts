@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,11 +61,11 @@ export function seedRequests(dir: string, rows: number, progress: (line: string)
 
 /**
  * A directory holding `rows` seeded requests, seeded once and reused by later runs (and by other
- * benchmarks): `$BENCH_CACHE` or the OS temp dir, named after the row count and the newest
- * migration, so a schema change seeds afresh instead of migrating a stale copy. Never committed.
+ * benchmarks): `$BENCH_CACHE` or the OS temp dir, named after the row count and a hash of the
+ * migrations, so a schema change seeds afresh instead of reusing a stale copy. Never committed.
  */
 export function cachedRequests(rows: number): string {
-  const schema = migrations.at(-1)!.id;
+  const schema = createHash('sha256').update(migrations.map((m) => m.sql).join('\n')).digest('hex').slice(0, 12);
   const dir = join(process.env.BENCH_CACHE ?? join(tmpdir(), 'promptledger-bench-cache'), `requests-${rows}-${schema}`);
   if (!existsSync(join(dir, 'seeded'))) {
     if (rows > SEED_UNIT && rows % SEED_UNIT === 0) scaleRequests(cachedRequests(SEED_UNIT), dir, rows / SEED_UNIT);

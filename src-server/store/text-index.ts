@@ -5,9 +5,10 @@
 // (case, Latin diacritics) by FTS5's unicode61 tokenizer, plus every pair of neighbouring
 // characters of each Chinese/Japanese run (they have no spaces between words), so any substring of
 // such a run is found. `detail=none` keeps only which request holds a token (no positions) and the
-// rowid is the request's id (small deltas): ~220 bytes per ~2 KB request instead of the trigram
-// index's ~5,100 (docs/performance.md). Prefix indexes of 2 and 3 characters keep word-prefix
-// searches one doclist read.
+// rowid is the request's id (small deltas): ~450 bytes per ~2 KB request instead of the trigram
+// index's ~5,100 (docs/performance.md). Prefix indexes of 3 and 4 characters make a word-prefix
+// search one doclist read instead of a merge of every word it starts (179 ms for a 4-character
+// prefix of 66% of 100,000 requests without one, 0.3 ms with).
 import type { Db } from './db';
 
 /**
@@ -73,11 +74,15 @@ export interface TextQuery {
   scan: string[];
 }
 
+/** Shortest word matched as a prefix: the shortest prefix index (migration 011). */
+const MIN_PREFIX = 3;
+
 const phrase = (token: string) => `"${token.replaceAll('"', '""')}"`;
 
 /**
- * Every whitespace-separated term must match. A word matches as a prefix (`weath` finds
- * "weather"; a single letter only the word itself, which no prefix index covers); a
+ * Every whitespace-separated term must match. A word of 3+ characters matches as a prefix
+ * (`weath` finds "weather"); one of 1–2 characters only that word (no prefix index covers it, and
+ * merging every word starting with `a` would read most of the index); a
  * Chinese/Japanese run matches anywhere inside a run: its character pairs all present, then the
  * run itself confirmed in the stored text (the index holds no positions).
  */
@@ -88,7 +93,7 @@ export function textQuery(q: string): TextQuery {
   for (const term of q.normalize('NFC').split(/\s+/).filter(Boolean)) {
     const before = tokens.length;
     for (const part of term.split(CJK_RUN)) {
-      for (const [word] of part.matchAll(WORD)) tokens.push([...word].length > 1 ? `${phrase(word)}*` : phrase(word));
+      for (const [word] of part.matchAll(WORD)) tokens.push([...word].length >= MIN_PREFIX ? `${phrase(word)}*` : phrase(word));
     }
     for (const [run] of term.matchAll(CJK_RUN)) {
       const chars = [...run];

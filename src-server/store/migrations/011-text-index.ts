@@ -1,5 +1,5 @@
 // The text index becomes a word index (docs/performance.md, "Text index"): unicode61 words with
-// 2- and 3-character prefix indexes, Chinese/Japanese runs as character pairs, no positions
+// 3- and 4-character prefix indexes, Chinese/Japanese runs as character pairs, no positions
 // (detail=none), keyed by the request's id. It replaces the trigram index (5.1 KB per request).
 // The rebuild reads every request's JSON through search_document() (store/text-index.ts,
 // registered before migrating): measured ~XX s per 100,000 requests, so it runs here, once.
@@ -7,7 +7,7 @@
 export default /* sql */ `
 DROP TABLE requests_fts;
 CREATE VIRTUAL TABLE requests_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2',
-  prefix = '2 3', detail = none, content = '', contentless_delete = 1);
+  prefix = '3 4', detail = none, content = '', contentless_delete = 1);
 INSERT INTO requests_fts (rowid, body)
   SELECT id, document FROM (SELECT id, search_document(input, output) AS document FROM requests)
   WHERE trim(document) <> '';
