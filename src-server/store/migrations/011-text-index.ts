@@ -2,7 +2,10 @@
 // 3- and 4-character prefix indexes, Chinese/Japanese runs as character pairs, no positions
 // (detail=none), keyed by the request's id. It replaces the trigram index (5.1 KB per request).
 // The rebuild reads every request's JSON through search_document() (store/text-index.ts,
-// registered before migrating): measured ~XX s per 100,000 requests, so it runs here, once.
+// registered before migrating): measured 23 s of CPU per 100,000 requests (docs/performance.md),
+// paid once at the first start of this version; searches stay correct throughout because nothing
+// else runs until the migration commits. (Multi-million-request logs would want it in background
+// batches instead; not done.)
 // requests.fts_key (the old index's key) is no longer written; existing values are left alone.
 export default /* sql */ `
 DROP TABLE requests_fts;
