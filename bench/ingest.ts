@@ -1,12 +1,17 @@
-// Ingest throughput: POST /log-request against a no-op app built by the same createApp, same run,
-// same load generator (50 connections, ~2 KB bodies, each different). Prints req/s, p50, p99 and
-// b/a. The generator is wrk when installed (C, light on the shared CPU), else autocannon.
+// Ingest throughput: POST /log-request against (a) a bare node:http server in its own process that
+// reads and parses the JSON body and answers 201 (bench/support/bare-server.mjs) and, for the
+// framework's share, a no-op route on the same Koa stack; same run, same load generator (1 thread,
+// 50 connections, ~2 KB bodies, each different). Prints req/s, p50, p99 and the ratios, on a fresh
+// database and on a copy of one already holding BENCH_INGEST_ROWS (default 1,000,000; 0 skips it)
+// seeded requests (bench/support/seed.ts cachedRequests: seeded once, reused). The generator is
+// wrk when installed (C, light on the shared CPU), else autocannon.
 import autocannon from 'autocannon';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBenchServer } from './support/spawn';
+import { cachedRequests } from './support/seed';
+import { root, startBenchServer } from './support/spawn';
 
 const dir = mkdtempSync(join(tmpdir(), 'promptledger-bench-ingest-'));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -86,21 +91,70 @@ async function load(url: string, path: string, seconds: number) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
 }
 
-const server = await startBenchServer(dir);
+/** The baseline server in its own process; resolves with its URL and a stop function. */
+async function startBare(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, [join(root, 'bench', 'support', 'bare-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      const m = /on (http\S+)/.exec(d.toString());
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`bare server exited ${code}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+const fileBytes = (dataDir: string) =>
+  ['promptledger.db', 'promptledger.db-wal'].reduce((sum, f) => {
+    try {
+      return sum + statSync(join(dataDir, f)).size;
+    } catch {
+      return sum;
+    }
+  }, 0);
+const line = (name: string, r: { rps: number; p50: number; p99: number }) =>
+  `  ${name.padEnd(36)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`;
+const load1 = () => execFileSync('uptime', { encoding: 'utf8' }).trim().replace(/.*load average: /, 'load ');
+
+const BIG = Number(process.env.BENCH_INGEST_ROWS ?? 1_000_000);
+const bigDir = BIG > 0 ? join(dir, 'big') : '';
+if (BIG > 0) {
+  // A copy: the run adds rows, and the cached database stays as seeded for the next run.
+  const cached = cachedRequests(BIG);
+  mkdirSync(bigDir);
+  copyFileSync(join(cached, 'promptledger.db'), join(bigDir, 'promptledger.db'));
+}
+
+const bare = await startBare();
+const server = await startBenchServer(join(dir, 'fresh'));
 try {
-  console.log(`ingest: ${hasWrk ? 'wrk' : 'autocannon'}, ${CONNECTIONS} connections, ${SECONDS} s each, body ≈ ${body(1).length} bytes`);
-  await load(server.noopUrl, '/bench/noop', 2);
+  console.log(`ingest: ${hasWrk ? 'wrk' : 'autocannon'}, ${CONNECTIONS} connections, ${SECONDS} s each, body ≈ ${body(1).length} bytes; ${load1()}`);
+  await load(bare.url, '/log-request', 2);
   await load(server.url, '/log-request', 2);
-  const noop = await load(server.noopUrl, '/bench/noop', SECONDS);
-  const ingest = await load(server.url, '/log-request', SECONDS);
-  const line = (name: string, r: typeof noop) =>
-    `  ${name.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms`;
-  console.log(line('(a) no-op route', noop));
-  console.log(line('(b) POST /log-request', ingest));
-  console.log(`  ratio b/a: ${(ingest.rps / noop.rps).toFixed(2)}  (target ≥ 0.6; p99 target ≤ 25 ms)`);
-  const dbBytes = statSync(join(dir, 'promptledger.db')).size + statSync(join(dir, 'promptledger.db-wal')).size;
-  console.log(`  stored ≈ ${(dbBytes / 1024 / 1024).toFixed(1)} MiB for ${ingest.total + 1} requests+`);
+  const before = fileBytes(join(dir, 'fresh'));
+  const baseline = await load(bare.url, '/log-request', SECONDS);
+  const fresh = await load(server.url, '/log-request', SECONDS);
+  const grown = fileBytes(join(dir, 'fresh')) - before;
+  console.log(line('(a) bare node:http, JSON.parse', baseline));
+  console.log(line('(b) POST /log-request, fresh db', fresh));
+  console.log(`  ratio b/a: ${(fresh.rps / baseline.rps).toFixed(2)}  (target ≥ 0.3; p99 target ≤ 25 ms); ${load1()}`);
+  console.log(`  file growth ${(grown / fresh.total).toFixed(0)} bytes/request over ${fresh.total} requests`);
+  if (BIG > 0) {
+    const big = await startBenchServer(bigDir);
+    try {
+      await load(big.url, '/log-request', 2);
+      const again = await load(bare.url, '/log-request', SECONDS);
+      const onBig = await load(big.url, '/log-request', SECONDS);
+      console.log(line('(a) bare node:http, JSON.parse', again));
+      console.log(line(`(c) POST /log-request, ${BIG.toLocaleString()} rows`, onBig));
+      console.log(`  ratio c/a: ${(onBig.rps / again.rps).toFixed(2)}; ${load1()}`);
+    } finally {
+      await big.stop();
+    }
+  }
+
 } finally {
+  bare.stop();
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
 }

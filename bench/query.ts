@@ -2,17 +2,14 @@
 // (the same code POST /log-request uses, minus HTTP), then timed over real HTTP against a server
 // process. Baseline in the same run: GET /health (the HTTP round trip with no database work).
 // BENCH_ROWS (default 1,000,000) and BENCH_DIR (reuse a seeded directory) are optional.
-import { existsSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BENCH_KEY, seedRequests } from './support/seed';
+import { BENCH_KEY, cachedRequests } from './support/seed';
 import { fmt, startBenchServer, timeIt } from './support/spawn';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const dir = process.env.BENCH_DIR ?? join(tmpdir(), `promptledger-bench-query-${ROWS}`);
+const dir = process.env.BENCH_DIR ?? cachedRequests(ROWS);
 const file = join(dir, 'promptledger.db');
-
-if (!existsSync(file)) seedRequests(dir, ROWS);
 const bytes = statSync(file).size;
 console.log(`query: ${ROWS.toLocaleString()} requests, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${(bytes / ROWS).toFixed(0)} bytes/request`);
 

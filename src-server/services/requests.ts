@@ -8,7 +8,7 @@ import { keysetOf, type Keyset, type LoggedRequest, type RequestOrder, type Requ
 import type { RequestStatsStore } from '../store/request-stats';
 import { percentiles, utcDay } from '../store/request-stats';
 import { type PromptLinks, requestAsVersion } from './prompt-links';
-import { searchText } from './search-text';
+import { searchText } from '../store/text-index';
 
 export interface RequestServiceDeps {
   store: RequestStore;

@@ -6,7 +6,7 @@ import type { SpanRecord, SpanStore, SpanWrite, TraceRecord } from '../store/spa
 import { conventionOf, genAiMappers } from '../traces/genai';
 import type { LlmCall } from '../traces/genai/llm-call';
 import type { DecodedSpan } from '../traces/otlp/otlp-spans';
-import { searchText } from './search-text';
+import { searchText } from '../store/text-index';
 
 /**
  * The price of an LLM call a span recorded without one. Issue 14's price table plugs in here

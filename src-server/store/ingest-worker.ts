@@ -84,9 +84,11 @@ function drain(): void {
   }
 }
 
-port.on('message', (message: IngestMessage) => {
-  if ('close' in message) closing = true;
-  else queue.push(message);
+port.on('message', (messages: IngestMessage[]) => {
+  for (const message of messages) {
+    if ('close' in message) closing = true;
+    else queue.push(message);
+  }
   if (!scheduled) {
     scheduled = true;
     // Every message already delivered is queued before the batch is written.

@@ -44,7 +44,17 @@ export function createIngest(file: string): Ingest {
     }),
   );
 
-  const send = (message: IngestMessage) => worker.postMessage(message);
+  // Jobs submitted in one turn of the event loop cross to the thread as one message: a message
+  // per request cost a structured clone and a wake-up of the thread each.
+  let outbox: IngestMessage[] = [];
+  const flush = () => {
+    const messages = outbox;
+    outbox = [];
+    worker.postMessage(messages);
+  };
+  const send = (message: IngestMessage) => {
+    if (outbox.push(message) === 1) setImmediate(flush);
+  };
   const submit = (job: IngestJob) => {
     if (failure) return Promise.reject(failure);
     return new Promise<number>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import type { Db } from './db';
 import { migrations, type Migration } from './migrations';
+import { registerTextFunctions } from './text-index';
 
 /**
  * Applies every migration the file has not seen, in id order, each in its own transaction with
@@ -15,6 +16,8 @@ export function migrate(db: Db, list: readonly Migration[] = migrations): string
   if (unknown.length > 0) {
     throw new Error(`This data file was written by a newer promptledger (it has migration ${unknown.join(', ')}).`);
   }
+  // Migration 011 rebuilds the text index from stored JSON with the store's own extraction.
+  registerTextFunctions(db);
   const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
   const ran: string[] = [];
   for (const migration of [...list].sort((a, b) => a.id.localeCompare(b.id))) {

@@ -1,6 +1,7 @@
 import { isoDate } from '../iso-date';
 import type { Db } from './db';
 import { latencyBucket, utcDay } from './request-stats';
+import { createTextIndex, textQuery, type TextQuery } from './text-index';
 
 /** A request as stored: JSON columns are strings, times epoch milliseconds. */
 interface RequestRow {
@@ -184,11 +185,6 @@ export interface Keyset {
   id: number;
 }
 
-/** Below three characters a trigram index cannot help; such terms are matched by a scan. */
-const MIN_TRIGRAM_TERM = 3;
-/** fts_key = request_start_time * FTS_SLOT + sequence within that millisecond. */
-const FTS_SLOT = 1048576;
-
 /** Counting a filtered list stops here: the explorer shows "1,000+" rather than walk every match
  * (a common word in a million-row log matches hundreds of thousands). */
 export const COUNT_CAP = 1_000;
@@ -215,17 +211,7 @@ export function createRequestStore(db: Db) {
     INSERT INTO request_scores (request_id, name, value) VALUES (?, ?, ?)
     ON CONFLICT (request_id, name) DO UPDATE SET value = excluded.value`);
   const setDefaultScore = db.prepare('UPDATE requests SET score = ? WHERE id = ?');
-  // Keys pass 2^53, so they are computed and copied in SQL (64-bit integers), never in JS doubles.
-  const assignFtsKey = db.prepare(`
-    UPDATE requests SET fts_key = (
-      SELECT coalesce(max(fts_key) + 1, @start * ${FTS_SLOT}) FROM requests
-      WHERE fts_key >= @start * ${FTS_SLOT} AND fts_key < (@start + 1) * ${FTS_SLOT})
-    WHERE id = @id`);
-  const insertFts = db.prepare('INSERT INTO requests_fts (rowid, body) SELECT fts_key, ? FROM requests WHERE id = ?');
-  // Keys pass 2^53, so the text index's rows are found by joining in SQL, never read into JS.
-  const deleteFts = db.prepare(
-    'DELETE FROM requests_fts WHERE rowid IN (SELECT fts_key FROM requests WHERE id IN (SELECT value FROM json_each(?)) AND fts_key IS NOT NULL)',
-  );
+  const text = createTextIndex(db);
   // Tags, metadata and scores go with their request (ON DELETE CASCADE).
   const deleteRows = db.prepare('DELETE FROM requests WHERE id IN (SELECT value FROM json_each(?))');
   const upsertRollup = db.prepare(`
@@ -251,13 +237,44 @@ export function createRequestStore(db: Db) {
   const groupExists = db.prepare<[number, number], { id: number }>(
     'SELECT id FROM request_groups WHERE id = ? AND workspace_id = ?',
   );
+  const rowsByIds = db.prepare<[string], RequestRow>('SELECT * FROM requests WHERE id IN (SELECT value FROM json_each(?))');
   const scoresOf = db.prepare<[string], { request_id: number; name: string; value: number }>(
     'SELECT request_id, name, value FROM request_scores WHERE request_id IN (SELECT value FROM json_each(?))',
   );
 
-  /** `ids`: a JSON array of request ids, whose rows still exist. */
-  function removeFromTextIndex(ids: string): void {
-    deleteFts.run(ids);
+  /** Removes the text index's rows of `ids`, requests that still exist. */
+  function removeFromTextIndex(ids: number[]): void {
+    for (const id of ids) text.remove(id);
+  }
+
+  /**
+   * The newest `limit` matches of a text query, in list order. The index yields matches by id,
+   * newest id first, which is nearly but not exactly start-time order (a request logged late, a
+   * skewed clock); the walk keeps the best `limit` and stops once no older id can start later than
+   * the page's last row (text.newestStartUpTo), so a common word costs about a block of ids, not
+   * every match.
+   */
+  function newestMatches(fromWhere: string, params: unknown[], limit: number): Keyset[] {
+    const bound = text.newestStartUpTo();
+    const best: Keyset[] = [];
+    const candidates = db.prepare<unknown[], Keyset>(
+      `SELECT r.id AS id, r.request_start_time AS value ${fromWhere} ORDER BY f.rowid DESC`,
+    );
+    for (const row of candidates.iterate(...params)) {
+      const last = best.at(-1);
+      if (best.length === limit && last && bound(row.id) < last.value) break;
+      if (best.length === limit && last && !newer(row, last)) continue;
+      let at = best.length;
+      while (at > 0 && newer(row, best[at - 1])) at--;
+      best.splice(at, 0, row);
+      if (best.length > limit) best.pop();
+    }
+    return best;
+  }
+
+  function byKeys(keys: Keyset[]): LoggedRequest[] {
+    const rows = new Map(rowsByIds.all(JSON.stringify(keys.map((k) => k.id))).map((r) => [r.id, r]));
+    return keys.map((k) => decode(rows.get(k.id)!));
   }
 
   function addScore(requestId: number, name: string, value: number): void {
@@ -282,10 +299,7 @@ export function createRequestStore(db: Db) {
       for (const tag of tags) insertTag.run(id, ws, tag, start);
       for (const [key, value] of Object.entries(metadata)) upsertMetadata.run(id, ws, key, value, start);
       for (const [name, value] of Object.entries(scores)) upsertScore.run(id, name, value);
-      if (searchText) {
-        assignFtsKey.run({ start, id });
-        insertFts.run(searchText, id);
-      }
+      text.add(id, start, searchText);
       const day = utcDay(start);
       const isError = request.status === 'ERROR' ? 1 : 0;
       upsertRollup.run(ws, day, request.provider, request.model, isError, request.price,
@@ -303,7 +317,7 @@ export function createRequestStore(db: Db) {
     remove(ids: number[]): number {
       if (ids.length === 0) return 0;
       const list = JSON.stringify(ids);
-      removeFromTextIndex(list);
+      removeFromTextIndex(ids);
       return deleteRows.run(list).changes;
     },
 
@@ -361,13 +375,12 @@ export function createRequestStore(db: Db) {
       if (after) {
         keyset = ` AND (${key}, ${id}) ${dir === 'DESC' ? '<' : '>'} (?, ?)`;
         params.push(after.value, after.id);
-        if (query.textDriven && byTime) {
-          keyset += dir === 'DESC' ? ` AND f.rowid < (? + 1) * ${FTS_SLOT}` : ` AND f.rowid >= ? * ${FTS_SLOT}`;
-          params.push(after.value);
-        }
       }
-      const orderBy = query.textDriven && byTime ? `f.rowid ${dir}` : `${key} ${dir}, ${id} ${dir}`;
-      const sql = `SELECT r.* ${query.from} WHERE ${query.where}${keyset} ORDER BY ${orderBy} LIMIT ?`;
+      // Newest first, a text query walks the index (newestMatches); other orders sort the matches.
+      if (query.textDriven && byTime && dir === 'DESC') {
+        return byKeys(newestMatches(`${query.from} WHERE ${query.where}${keyset}`, params, limit));
+      }
+      const sql = `SELECT r.* ${query.from} WHERE ${query.where}${keyset} ORDER BY ${key} ${dir}, ${id} ${dir} LIMIT ?`;
       return db.prepare<unknown[], RequestRow>(sql).all(...params, limit).map(decode);
     },
 
@@ -382,8 +395,9 @@ export function createRequestStore(db: Db) {
 
 export type RequestStore = ReturnType<typeof createRequestStore>;
 
-/** The quoted FTS5 phrase for one term; quotes inside are doubled, so user text is never syntax. */
-const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
+/** List order: newest start first, then the higher id. */
+const newer = (a: Keyset, b: Keyset) => a.value > b.value || (a.value === b.value && a.id > b.id);
+
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
@@ -399,17 +413,13 @@ function buildListQuery(workspaceId: number, f: RequestFilter) {
   let idColumn = 'r.id';
   const tags = [...new Set(f.tags ?? [])];
   const metadata = Object.entries(f.metadata ?? {});
-  const terms = (f.q ?? '').split(/\s+/).filter(Boolean);
-  const indexed = terms.filter((t) => [...t].length >= MIN_TRIGRAM_TERM);
-  const textDriven = indexed.length > 0;
+  const text: TextQuery = textQuery(f.q ?? '');
+  const textDriven = text.match !== null;
 
   if (textDriven) {
-    // The text index yields matches newest first (see fts_key), so a common word costs one page.
-    from = 'FROM requests_fts f JOIN requests r ON r.fts_key = f.rowid';
+    from = 'FROM requests_fts f JOIN requests r ON r.id = f.rowid';
     where.push('f.requests_fts MATCH ? AND r.workspace_id = ?');
-    params.push(indexed.map(ftsPhrase).join(' AND '), workspaceId);
-    if (f.startTime !== undefined) (where.push(`f.rowid >= ? * ${FTS_SLOT}`), params.push(f.startTime));
-    if (f.endTime !== undefined) (where.push(`f.rowid < (? + 1) * ${FTS_SLOT}`), params.push(f.endTime));
+    params.push(text.match, workspaceId);
   } else if (tags.length > 0) {
     from = 'FROM request_tags d JOIN requests r ON r.id = d.request_id';
     where.push('d.workspace_id = ? AND d.tag = ?');
@@ -453,7 +463,9 @@ function buildListQuery(workspaceId: number, f: RequestFilter) {
   if (f.startTime !== undefined) (where.push(`${timeColumn} >= ?`), params.push(f.startTime));
   if (f.endTime !== undefined) (where.push(`${timeColumn} <= ?`), params.push(f.endTime));
 
-  for (const term of terms.filter((t) => [...t].length < MIN_TRIGRAM_TERM)) {
+  // The index holds no positions: a Chinese/Japanese run is confirmed in the stored text, and a
+  // term with no word in it (punctuation) can only be found there.
+  for (const term of [...text.confirm, ...text.scan]) {
     where.push("(r.input LIKE ? ESCAPE '\\' OR r.output LIKE ? ESCAPE '\\')");
     params.push(likePattern(term), likePattern(term));
   }

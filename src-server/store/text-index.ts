@@ -1,0 +1,175 @@
+// The full-text index of logged requests (`requests_fts`, migration 011): the one place that
+// writes, deletes and queries it, so insert, delete and retention keep it in step.
+//
+// What is indexed: the words of message text (not JSON keys, roles or syntax), folded
+// (case, Latin diacritics) by FTS5's unicode61 tokenizer, plus every pair of neighbouring
+// characters of each Chinese/Japanese run (they have no spaces between words), so any substring of
+// such a run is found. `detail=none` keeps only which request holds a token (no positions) and the
+// rowid is the request's id (small deltas): ~450 bytes per ~2 KB request instead of the trigram
+// index's ~5,100 (docs/performance.md). Prefix indexes of 3 and 4 characters make a word-prefix
+// search one doclist read instead of a merge of every word it starts (179 ms for a 4-character
+// prefix of 66% of 100,000 requests without one, 0.3 ms with).
+import type { Db } from './db';
+
+/**
+ * The words a person would search for in a template: message and block text, tool-call arguments
+ * — not JSON keys or roles, which would make every request match "user" or "content".
+ */
+export function searchText(...templates: unknown[]): string {
+  const parts: string[] = [];
+  const visitBlocks = (content: unknown) => {
+    if (typeof content === 'string') return void parts.push(content);
+    if (!Array.isArray(content)) return;
+    for (const block of content) {
+      if (typeof block === 'string') parts.push(block);
+      else if (block && typeof block === 'object') {
+        for (const key of ['text', 'thinking'] as const) {
+          const value = (block as Record<string, unknown>)[key];
+          if (typeof value === 'string') parts.push(value);
+        }
+      }
+    }
+  };
+  for (const template of templates) {
+    if (!template || typeof template !== 'object') continue;
+    const t = template as { content?: unknown; messages?: unknown };
+    visitBlocks(t.content);
+    if (!Array.isArray(t.messages)) continue;
+    for (const message of t.messages as Array<Record<string, unknown>>) {
+      visitBlocks(message?.content);
+      if (!Array.isArray(message?.tool_calls)) continue;
+      for (const call of message.tool_calls as Array<{ function?: { name?: unknown; arguments?: unknown } }>) {
+        if (typeof call?.function?.name === 'string') parts.push(call.function.name);
+        if (typeof call?.function?.arguments === 'string') parts.push(call.function.arguments);
+      }
+    }
+  }
+  return parts.join('\n');
+}
+
+/** Runs of Chinese and Japanese characters (with the prolonged sound mark and the repetition mark). */
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005]+/gu;
+/** unicode61's token characters (its default categories L*, N*, Co); everything else separates. */
+const WORD = /[\p{L}\p{N}\p{Co}]+/gu;
+
+/** A run as its overlapping pairs plus its last character, so every character starts a token. */
+function bigrams(run: string): string[] {
+  const chars = [...run];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  out.push(chars[chars.length - 1]);
+  return out;
+}
+
+/** The text as the index stores it: words as they are, Chinese/Japanese runs as character pairs. */
+export function indexDocument(text: string): string {
+  return text.normalize('NFC').replace(CJK_RUN, (run) => ` ${bigrams(run).join(' ')} `);
+}
+
+/** How a `q` is answered: an FTS5 query, substrings to confirm in the stored text, terms with no
+ * indexable character (matched by a scan of the stored text, as `%` or `--` would be). */
+export interface TextQuery {
+  match: string | null;
+  confirm: string[];
+  scan: string[];
+}
+
+/** Shortest word matched as a prefix: the shortest prefix index (migration 011). */
+const MIN_PREFIX = 3;
+
+const phrase = (token: string) => `"${token.replaceAll('"', '""')}"`;
+
+/**
+ * Every whitespace-separated term must match. A word of 3+ characters matches as a prefix
+ * (`weath` finds "weather"); one of 1–2 characters only that word (no prefix index covers it, and
+ * merging every word starting with `a` would read most of the index); a
+ * Chinese/Japanese run matches anywhere inside a run: its character pairs all present, then the
+ * run itself confirmed in the stored text (the index holds no positions).
+ */
+export function textQuery(q: string): TextQuery {
+  const tokens: string[] = [];
+  const confirm: string[] = [];
+  const scan: string[] = [];
+  for (const term of q.normalize('NFC').split(/\s+/).filter(Boolean)) {
+    const before = tokens.length;
+    for (const part of term.split(CJK_RUN)) {
+      for (const [word] of part.matchAll(WORD)) tokens.push([...word].length >= MIN_PREFIX ? `${phrase(word)}*` : phrase(word));
+    }
+    for (const [run] of term.matchAll(CJK_RUN)) {
+      const chars = [...run];
+      if (chars.length === 1) tokens.push(`${phrase(run)}*`);
+      else tokens.push(...bigrams(run).slice(0, -1).map(phrase));
+      if (chars.length > 2) confirm.push(run);
+    }
+    if (tokens.length === before) scan.push(term);
+  }
+  return { match: tokens.length > 0 ? [...new Set(tokens)].join(' AND ') : null, confirm, scan };
+}
+
+/** Ids are grouped in blocks of 2^BLOCK_BITS for the newest-start bound (see createTextIndex). */
+export const BLOCK_BITS = 10;
+
+/**
+ * Registers `search_document(input, output)`, the index document of a stored request's JSON, for
+ * migration 011's rebuild; call on every connection before migrating.
+ */
+export function registerTextFunctions(db: Db): void {
+  db.function('search_document', { deterministic: true }, (input: unknown, output: unknown) =>
+    indexDocument(searchText(JSON.parse(String(input)), JSON.parse(String(output)))),
+  );
+}
+
+export function createTextIndex(db: Db) {
+  const insert = db.prepare('INSERT INTO requests_fts (rowid, body) VALUES (?, ?)');
+  const remove = db.prepare('DELETE FROM requests_fts WHERE rowid = ?');
+  // The newest request_start_time among ids up to each block: the index yields matches by id, the
+  // explorer lists by start time, and this bound says when no older id can still make the page.
+  const noteStart = db.prepare(`
+    INSERT INTO request_time_blocks (block, max_start) VALUES (? >> ${BLOCK_BITS}, ?)
+    ON CONFLICT (block) DO UPDATE SET max_start = max(max_start, excluded.max_start)`);
+  const blocks = db.prepare<[], { block: number; max_start: number }>(
+    'SELECT block, max_start FROM request_time_blocks ORDER BY block',
+  );
+  return {
+    /** Indexes a new request's text; call inside the transaction that inserts it. */
+    add(id: number, startTime: number, text: string): void {
+      noteStart.run(id, startTime);
+      const document = indexDocument(text);
+      if (document.trim()) insert.run(id, document);
+    },
+    /** Drops a request's tokens; call inside the transaction that deletes the request. */
+    remove(id: number): void {
+      remove.run(id);
+    },
+    /** Replaces a request's indexed text (say, after its searchable text changed). */
+    replace(id: number, text: string): void {
+      remove.run(id);
+      const document = indexDocument(text);
+      if (document.trim()) insert.run(id, document);
+    },
+    /**
+     * For each block, the newest start time among all ids up to its end. Deleting requests leaves
+     * the bound as it was, which keeps it an upper bound.
+     */
+    newestStartUpTo(): (id: number) => number {
+      const rows = blocks.all();
+      const keys = rows.map((r) => r.block);
+      const bound: number[] = [];
+      for (const r of rows) bound.push(Math.max(bound.at(-1) ?? -Infinity, r.max_start));
+      return (id) => {
+        const block = Math.floor(id / 2 ** BLOCK_BITS);
+        let lo = 0;
+        let hi = keys.length - 1;
+        let found = -1;
+        while (lo <= hi) {
+          const mid = (lo + hi) >> 1;
+          if (keys[mid] <= block) (found = mid), (lo = mid + 1);
+          else hi = mid - 1;
+        }
+        return found < 0 ? -Infinity : bound[found];
+      };
+    },
+  };
+}
+
+export type TextIndex = ReturnType<typeof createTextIndex>;

@@ -1,0 +1,153 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../src-server/store/migrate';
+import { migrations } from '../src-server/store/migrations';
+import { chat, logBody } from './support/factories';
+import { startServer, tempDir, type TestServer } from './support/server';
+
+let t: TestServer;
+const ids: Record<string, number> = {};
+const minute = (m: number) => new Date(Date.UTC(2026, 10, 1, 12, m)).toISOString();
+
+beforeAll(async () => {
+  t = await startServer();
+  const rows: Array<[string, Record<string, unknown>]> = [
+    ['french', chat('Un café crème à Besançon, s’il vous plaît', 'Très bien.')],
+    ['russian', chat('Какая погода в Москве?', 'Солнечно и тепло.')],
+    ['japanese', chat('東京タワーの高さは？', '東京タワーは333メートルです。')],
+    ['chinese', chat('机器学习模型的训练数据', '数据库索引很重要')],
+    ['english', chat('Summarize the quarterly invoices', 'The invoices total 1,200 EUR.')],
+    ['json', chat('{"customer_id": 7, "plan": "gold"}', 'ok')],
+  ];
+  for (const [i, [name, body]] of rows.entries()) {
+    const res = await t.api('/log-request', { body: logBody({ ...body, request_start_time: minute(i), request_end_time: minute(i) }) });
+    expect(res.status).toBe(201);
+    ids[name] = res.body.id;
+  }
+});
+afterAll(() => t.close());
+
+const idsOf = async (q: string, extra = '') => {
+  const res = await t.api(`/api/public/v2/requests?q=${encodeURIComponent(q)}${extra}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.items as Array<{ id: number }>).map((r) => r.id);
+};
+
+describe('text search (q)', () => {
+  it('finds whole words and word prefixes, whatever the case', async () => {
+    expect(await idsOf('invoices')).toEqual([ids.english]);
+    expect(await idsOf('INVOICE')).toEqual([ids.english]);
+    expect(await idsOf('quart')).toEqual([ids.english]);
+    expect(await idsOf('qua')).toEqual([ids.english]);
+    // One or two characters match that word only.
+    expect(await idsOf('qu')).toEqual([]);
+    expect(await idsOf('à')).toEqual([ids.french]);
+    expect(await idsOf('summarize quarterly')).toEqual([ids.english]);
+    // Every term must match.
+    expect(await idsOf('invoices москве')).toEqual([]);
+  });
+
+  it('matches words, not the inside of words (outside Chinese and Japanese)', async () => {
+    expect(await idsOf('voices')).toEqual([]);
+    expect(await idsOf('arterly')).toEqual([]);
+  });
+
+  it('folds Latin accents both ways', async () => {
+    expect(await idsOf('cafe')).toEqual([ids.french]);
+    expect(await idsOf('café')).toEqual([ids.french]);
+    expect(await idsOf('besancon')).toEqual([ids.french]);
+    expect(await idsOf('CRÈME')).toEqual([ids.french]);
+  });
+
+  it('finds Cyrillic words and prefixes', async () => {
+    expect(await idsOf('москве')).toEqual([ids.russian]);
+    expect(await idsOf('Солн')).toEqual([ids.russian]);
+  });
+
+  it('finds any substring of Chinese and Japanese text, one character and up', async () => {
+    expect(await idsOf('タワー')).toEqual([ids.japanese]);
+    expect(await idsOf('京タ')).toEqual([ids.japanese]);
+    expect(await idsOf('高')).toEqual([ids.japanese]);
+    expect(await idsOf('333メートル')).toEqual([ids.japanese]);
+    expect(await idsOf('学习模型')).toEqual([ids.chinese]);
+    expect(await idsOf('索引很重要')).toEqual([ids.chinese]);
+    expect(await idsOf('据')).toEqual([ids.chinese]);
+    // Both characters pairs are present (模型, 数据), but not as one run.
+    expect(await idsOf('模型数据')).toEqual([]);
+  });
+
+  it('does not match JSON keys or roles, only the text of messages', async () => {
+    expect(await idsOf('assistant')).toEqual([]);
+    expect(await idsOf('content')).toEqual([]);
+    expect(await idsOf('messages')).toEqual([]);
+    // Text that happens to be JSON is text: its words are found.
+    expect(await idsOf('customer_id gold')).toEqual([ids.json]);
+  });
+
+  it('lists matches by start time even when a request is logged late', async () => {
+    const s = await startServer();
+    try {
+      const logged: Record<string, number> = {};
+      for (const [name, m] of [['new', 50], ['old', 10], ['middle', 30]] as const) {
+        const res = await s.api('/log-request', { body: logBody({ ...chat(`lighthouse ${name}`, 'ok'), request_start_time: minute(m), request_end_time: minute(m) }) });
+        logged[name] = res.body.id;
+      }
+      const page = async (cursor?: string) =>
+        (await s.api(`/api/public/v2/requests?q=lighthouse&limit=1${cursor ? `&cursor=${cursor}` : ''}`)).body;
+      const seen: number[] = [];
+      let cursor: string | undefined;
+      do {
+        const body = await page(cursor);
+        seen.push(...body.items.map((r: { id: number }) => r.id));
+        cursor = body.next_cursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual([logged.new, logged.middle, logged.old]);
+      expect((await s.api('/api/public/v2/requests?q=lighthouse')).body.total_estimate).toBe(3);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('migration 011', () => {
+  it('rebuilds the text index of an existing database from its stored requests', async () => {
+    const dataDir = tempDir();
+    const db = new Database(join(dataDir, 'promptledger.db'));
+    const before = migrations.filter((m) => m.id < '011');
+    migrate(db, before);
+    db.prepare("INSERT INTO workspaces (id, name, created_at) VALUES (1, 'Default', 0)").run();
+    const insert = db.prepare(`INSERT INTO requests (workspace_id, provider, model, input, output, request_start_time,
+      request_end_time, latency_ms, parameters, tags, metadata, prompt_input_variables, input_tokens, output_tokens, price,
+      function_name, status, created_at, fts_key)
+      VALUES (1, 'openai', 'gpt-4o', ?, ?, ?, ?, 0, '{}', '[]', '{}', '{}', 0, 0, 0, '', 'SUCCESS', 0, ?)`);
+    const oldFts = db.prepare('INSERT INTO requests_fts (rowid, body) VALUES (?, ?)');
+    const stored = [
+      ['Where is the Eiffel tower?', 'In Paris.'],
+      ['東京タワーの高さは？', '333メートル'],
+      ['An empty answer', ''],
+    ];
+    for (const [i, [question, answer]] of stored.entries()) {
+      const body = chat(question, answer) as { input: unknown; output: unknown };
+      const key = BigInt(1_700_000_000_000 + i) * 1048576n;
+      insert.run(JSON.stringify(body.input), JSON.stringify(body.output), 1_700_000_000_000 + i, 1_700_000_000_000 + i, key);
+      oldFts.run(key, `${question}\n${answer}`);
+    }
+    db.close();
+
+    const s = await startServer({ dataDir, apiKey: 'pl_migrated_key' });
+    try {
+      const found = async (q: string) =>
+        (await s.api(`/api/public/v2/requests?q=${encodeURIComponent(q)}`)).body.items.map((r: { input: unknown }) => r.input);
+      expect(await found('eiff')).toHaveLength(1);
+      expect(await found('タワー')).toHaveLength(1);
+      expect(await found('user')).toHaveLength(0);
+      expect(await found('empty')).toHaveLength(1);
+      // New requests go into the rebuilt index beside the migrated ones.
+      await s.api('/log-request', { body: logBody(chat('Another tower question', 'yes')) });
+      expect(await found('tower')).toHaveLength(2);
+    } finally {
+      await s.close();
+    }
+  });
+});
