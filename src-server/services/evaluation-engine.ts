@@ -1,6 +1,7 @@
 import { AppError, notFound } from '../errors';
 import { CellError, type PromptSource } from '../eval/column-type';
 import { createLlmGateway, type LlmCallLog } from '../eval/llm-gateway';
+import type { PriceQuote } from './pricing';
 import type { OutboundFetch } from '../outbound/gate';
 import { createRunner } from '../eval/runner';
 import { createSandbox } from '../eval/sandbox/sandbox';
@@ -35,6 +36,8 @@ export interface EvaluationEngineDeps {
   prompts: PromptService;
   providers: ProviderService;
   requests: RequestService;
+  /** Prices each LLM call a run makes (services/pricing.ts). */
+  quote: PriceQuote;
   /** PROMPTLEDGER_EVAL_CONCURRENCY, PROMPTLEDGER_PREVIEW_TIMEOUT_MS. */
   env: Record<string, string | undefined>;
   /** In-flight LLM calls per provider and rows per run; default PROMPTLEDGER_EVAL_CONCURRENCY, else 8. */
@@ -94,7 +97,8 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
     now,
     connect: (workspaceId, name) => deps.providers.connect(workspaceId, name),
     outbound: deps.outbound,
-    logCall: (workspaceId, call) => deps.requests.log(workspaceId, logBody(call)).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
+    quote: deps.quote,
+    logCall: (workspaceId, call) => deps.requests.log(workspaceId, logBody(call), call.priced).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
   });
 
   // The services reach the runner late (it needs their scores), hence `() => runner`.
@@ -158,7 +162,6 @@ function logBody(call: LlmCallLog) {
     metadata: call.metadata,
     input_tokens: call.inputTokens,
     output_tokens: call.outputTokens,
-    price: call.price,
     function_name: 'promptledger.evaluation',
     status: call.error ? 'ERROR' : 'SUCCESS',
     error_message: call.error?.slice(0, 1024) ?? null,

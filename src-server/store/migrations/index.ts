@@ -5,6 +5,7 @@ import evaluations from './004-evaluations';
 import egress from './006-egress';
 import spans from './007-spans';
 import manifests from './008-manifests';
+import reviewPrices from './009-review-prices';
 import requestSorts from './013-request-sorts';
 
 export interface Migration {
@@ -22,5 +23,6 @@ export const migrations: readonly Migration[] = [
   { id: '006-egress', sql: egress },
   { id: '007-spans', sql: spans },
   { id: '008-manifests', sql: manifests },
+  { id: '009-review-prices', sql: reviewPrices },
   { id: '013-request-sorts', sql: requestSorts },
 ];
