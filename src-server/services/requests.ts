@@ -208,6 +208,8 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
     async review(workspaceId: number, requestId: number, body: ReviewBody) {
       requireRow(workspaceId, requestId);
       await writer.write(() => {
+        // Checked again in the write: a request deleted meanwhile is a 404, not a score without its request.
+        requireRow(workspaceId, requestId);
         if (body.note !== undefined) store.setNote(requestId, body.note || null);
         for (const [name, score] of Object.entries(body.scores ?? {})) {
           if (score === null) store.removeScore(requestId, name);
