@@ -12,6 +12,7 @@ import { evaluationRoutes } from './http/routes/evaluations';
 import { folderRoutes } from './http/routes/folders';
 import { loggingRoutes } from './http/routes/logging';
 import { playgroundRoutes } from './http/routes/playground';
+import { priceRoutes } from './http/routes/prices';
 import { promptRoutes } from './http/routes/prompts';
 import { providerRoutes } from './http/routes/providers';
 import { reportPreviewRoutes } from './http/routes/report-preview';
@@ -29,6 +30,7 @@ import { createEgressService } from './services/egress';
 import { createEvaluationEngine } from './services/evaluation-engine';
 import { createFolderService } from './services/folders';
 import { createPlaygroundService } from './services/playground';
+import { createPricingService } from './services/pricing';
 import { createPromptService } from './services/prompts';
 import { createProviderService } from './services/providers';
 import { createRequestService } from './services/requests';
@@ -39,6 +41,7 @@ import type { Db } from './store/db';
 import { createEgressStore } from './store/egress';
 import { createFolderStore } from './store/folders';
 import { createIngest } from './store/ingest';
+import { createPriceStore } from './store/prices';
 import { createPromptStore } from './store/prompts';
 import { createProviderStore } from './store/providers';
 import { createReportCellStore } from './store/report-cells';
@@ -107,7 +110,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
   const dataDir = openDataDir(options.dataDir, (message) => log.info(message));
   const { db } = dataDir;
   const wired = composeServices(db, options, log, loadOrCreateSecret(files.sessionSecret));
-  const { auth, requests, datasets, folders, prompts, providers, egress, evaluations, traces, playground, retention } = wired;
+  const { auth, requests, datasets, folders, prompts, providers, egress, evaluations, traces, playground, retention, pricing } = wired;
   const fromFlags = options.retention ?? {};
   if (fromFlags.keep_days !== undefined || fromFlags.max_bytes !== undefined) {
     const current = retention.setting();
@@ -117,7 +120,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
   if (generatedKey) writeFileSync(files.apiKey, `${generatedKey}\n`, { mode: 0o600 });
 
   const routes = [
-    ...loggingRoutes(requests),
+    ...loggingRoutes(requests, pricing.quote),
     ...requestRoutes(requests),
     ...workspaceRoutes(auth),
     ...datasetRoutes(datasets, { bodyLimitBytes, uploadsDir: dataDir.uploadsDir }),
@@ -132,6 +135,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
     ...systemRoutes(options.dataDir, VERSION, retention),
     ...columnTypeRoutes(),
     ...traceRoutes(traces, { bodyLimitBytes }),
+    ...priceRoutes(pricing),
   ];
   const app = createApp({ routes, auth, bodyLimitBytes, log, version: VERSION, dataDir: options.dataDir });
   if (options.staticDir) app.use(staticFiles(options.staticDir));
@@ -178,6 +182,8 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
   const outbound = createOutboundGate({ egressOf: egress.get, recordHost: egress.recordHost });
   const providers = createProviderService({ store: createProviderStore(db), writer, now, env, outbound });
   const prompts = createPromptService({ store: createPromptStore(db), providers, writer, now });
+  // Prices LLM calls the server logs (track-request, GenAI spans, evaluations, playground): `pricing.quote`.
+  const pricing = createPricingService({ store: createPriceStore(db), writer, now });
   const requestStore = createRequestStore(db);
   const requests = createRequestService({
     store: requestStore,
@@ -191,8 +197,7 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
   const traces = createTraceService({
     store: createSpanStore(db, requestStore),
     ingest,
-    // The seam for issue 14's price table: spans that carry no price of their own cost 0 until then.
-    price: () => 0,
+    quote: pricing.quote,
     now,
   });
 
@@ -211,13 +216,13 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
   const evaluations = createEvaluationEngine({
     reports: createReportStore(db), cells: createReportCellStore(db), writer, datasets, datasetStore,
     folderExists: (ws, id) => folderStore.get(ws, id) !== undefined,
-    prompts, providers, requests, env, outbound, concurrency: options.evalConcurrency, now, log,
+    prompts, providers, requests, quote: pricing.quote, env, outbound, concurrency: options.evalConcurrency, now, log,
   });
   const retention = createRetentionService({
     db, store: createRetentionStore(db, dataFiles(options.dataDir).database), requests: requestStore,
     spans: createSpanStore(db, requestStore), now, log,
   });
-  return { writer, ingest, auth, providers, egress, prompts, requests, folders, datasets, evaluations, traces, playground, retention };
+  return { writer, ingest, auth, providers, egress, prompts, requests, folders, datasets, evaluations, traces, playground, retention, pricing };
 }
 
 /** The HMAC secret for session tokens: per install, kept beside the data (mode 0600). */

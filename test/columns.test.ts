@@ -8,6 +8,10 @@ import { createSandbox } from '../src-server/eval/sandbox/sandbox';
 import { createOutboundGate } from '../src-server/outbound/gate';
 import { OPEN_EGRESS } from '../src-server/outbound/policy';
 import type { ProviderConnection } from '../src-server/providers/provider';
+import { createPricingService } from '../src-server/services/pricing';
+import { openDatabase } from '../src-server/store/db';
+import { createPriceStore } from '../src-server/store/prices';
+import { createWriter } from '../src-server/store/writer';
 import { startMockLlm, type MockLlm } from './support/mock-llm';
 
 /**
@@ -71,11 +75,14 @@ beforeAll(async () => {
     anthropic: { name: 'anthropic', client: 'anthropic', baseUrl: mock.rootUrl, apiKey: 'ak' },
   };
   const outbound = createOutboundGate({ egressOf: () => OPEN_EGRESS, recordHost: async () => {} });
+  const db = openDatabase(':memory:');
+  const pricing = createPricingService({ store: createPriceStore(db), writer: createWriter(db), now: Date.now });
   const llm = createLlmGateway({
     connect: (_ws, name) => connections[name] ?? null,
     outbound,
     concurrency: 4,
     logCall: async (_ws, call) => void logged.push(call),
+    quote: pricing.quote,
     now: Date.now,
   });
   const sandbox = createSandbox({ timeoutMs: 300, memoryBytes: 16 * 1024 * 1024 });
@@ -364,7 +371,8 @@ test('LLM calls are logged with the report tag, tokens and cost', async () => {
   expect(call!.tags).toEqual(['report:7']);
   expect(call!.metadata).toEqual({ report_id: '7', column: 'col' });
   expect(call!.inputTokens).toBeGreaterThan(0);
-  expect(call!.price).toBeGreaterThan(0);
+  expect(call!.priced).toEqual({ price: expect.any(Number) as number, price_source: 'table' });
+  expect(call!.priced.price).toBeGreaterThan(0);
   expect(call!.parameters).toEqual({ temperature: 0 });
   const anthropicCall = mock.calls.slice(callsBefore).find((c) => c.path === '/v1/messages');
   expect(anthropicCall?.headers['x-api-key']).toBe('ak');

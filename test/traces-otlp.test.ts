@@ -91,7 +91,8 @@ describe('POST /v1/traces with the OpenTelemetry SDK', () => {
       const list = await t.api(`/api/public/v2/traces?name=${encodeURIComponent(`agent Paris-${encoding}`)}`);
       expect(list.body.traces).toEqual([
         expect.objectContaining({
-          trace_id: traceId, span_count: 4, error_count: 1, status: 'ERROR', input_tokens: 42, output_tokens: 7, request_count: 1, price: 0,
+          // gpt-4o-mini from the price table: 12 input, 30 cached input, 7 output tokens (to the trace list's 6 decimals).
+          trace_id: traceId, span_count: 4, error_count: 1, status: 'ERROR', input_tokens: 42, output_tokens: 7, request_count: 1, price: 0.000008,
         }),
       ]);
       // The request is in the explorer's lists and searches like any other.

@@ -41,7 +41,7 @@ export function seedRequests(dir: string, rows: number, progress: (line: string)
         parameters: JSON.stringify(r.parameters), tags: r.tags, metadata: r.metadata,
         scores: r.score === null ? {} : { default: r.score },
         prompt_id: null, prompt_name: null, prompt_version_number: null, prompt_version_id: null,
-        prompt_input_variables: '{}', input_tokens: r.inputTokens, output_tokens: r.outputTokens, price: r.price,
+        prompt_input_variables: '{}', input_tokens: r.inputTokens, output_tokens: r.outputTokens, price: r.price, price_source: 'client',
         function_name: 'openai.chat.completions.create', status: r.status, error_type: null, error_message: null,
         span_id: null, trace_id: null,
         api_type: 'chat-completions', group_id: null, created_at: r.end,

@@ -9,6 +9,7 @@ import type * as common from '../../src-server/schemas/common';
 import type * as datasets from '../../src-server/schemas/datasets';
 import type * as explorer from '../../src-server/schemas/explorer';
 import type * as playground from '../../src-server/schemas/playground';
+import type * as prices from '../../src-server/schemas/prices';
 import type * as prompts from '../../src-server/schemas/prompts';
 import type * as providers from '../../src-server/schemas/providers';
 import type * as reports from '../../src-server/schemas/reports';
@@ -75,3 +76,5 @@ export type TraceList = ReturnType<import('../../src-server/services/traces').Tr
 export type TraceItem = TraceList['traces'][number];
 export type TraceDetail = ReturnType<import('../../src-server/services/traces').TraceService['get']>;
 export type TraceSpan = TraceDetail['spans'][number];
+export type PriceEntry = z.infer<typeof prices.PriceEntry>;
+export type PriceList = z.infer<typeof prices.PriceList>;

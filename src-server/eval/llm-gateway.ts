@@ -3,7 +3,7 @@ import type { Engine } from './config-fields';
 import { createLimiter, type Limiter } from './limiter';
 import type { OutboundFetch } from '../outbound/gate';
 import { isProviderId, providerModules } from '../providers/index';
-import { priceOf } from '../providers/prices';
+import type { PriceQuote, Quote } from '../services/pricing';
 import type { ChatMessage, ProviderConnection, ProviderHttp, ProviderModule } from '../providers/provider';
 
 /** Where an LLM call comes from: its log entry is tagged with the report so cost and tokens add up. */
@@ -39,7 +39,7 @@ export interface LlmCallLog {
   endedAt: number;
   inputTokens: number;
   outputTokens: number;
-  price: number;
+  priced: Quote;
   error: string | null;
   tags: string[];
   metadata: Record<string, string>;
@@ -53,10 +53,11 @@ export interface LlmGatewayDeps {
   /** In-flight calls per provider (PROMPTLEDGER_EVAL_CONCURRENCY). */
   concurrency: number;
   logCall(workspaceId: number, call: LlmCallLog): Promise<unknown>;
+  quote: PriceQuote;
   now: () => number;
 }
 
-export function createLlmGateway({ connect: find, outbound, concurrency, logCall, now }: LlmGatewayDeps): LlmGateway {
+export function createLlmGateway({ connect: find, outbound, concurrency, logCall, quote, now }: LlmGatewayDeps): LlmGateway {
   const limiters = new Map<string, Limiter>();
   // A cell does not wait for its call's log entry to commit; a run waits for all of them at its end.
   const logging = new Set<Promise<unknown>>();
@@ -73,6 +74,14 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
     }
     return { connection, module: providerModules[connection.client] };
   }
+
+  /** The table row of the provider's name in the pipeline, else of its client (a registered
+   * `my-openai` prices `gpt-4o` like `openai`). */
+  const priceOf = (scope: CallScope, connection: ProviderConnection, model: string, inputTokens: number, outputTokens: number): Quote => {
+    const usage = { model, input_tokens: inputTokens, output_tokens: outputTokens };
+    const byName = quote(scope.workspaceId, { ...usage, provider: connection.name });
+    return byName.price_source === 'none' ? quote(scope.workspaceId, { ...usage, provider: connection.client }) : byName;
+  };
 
   const httpFor = (scope: CallScope): ProviderHttp => (url, init) => outbound({ workspaceId: scope.workspaceId, reportId: scope.reportId }, url, init);
 
@@ -91,7 +100,7 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
     async chat(scope, engine, messages, signal) {
       const { connection, module } = connect(scope.workspaceId, engine.provider);
       const startedAt = now();
-      const log = (entry: Pick<LlmCallLog, 'output' | 'inputTokens' | 'outputTokens' | 'price' | 'error'>) =>
+      const log = (entry: Pick<LlmCallLog, 'output' | 'inputTokens' | 'outputTokens' | 'priced' | 'error'>) =>
         track(
           logCall(scope.workspaceId, {
             provider: engine.provider, model: engine.model, messages, parameters: engine.parameters,
@@ -103,11 +112,11 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
           () => module.chat(httpFor(scope), connection, { model: engine.model, messages, parameters: engine.parameters }, signal),
           signal,
         );
-        const cost = priceOf(engine.model, answer.inputTokens, answer.outputTokens);
-        log({ output: answer.text, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, price: cost, error: null });
-        return { text: answer.text, cost, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens };
+        const priced = priceOf(scope, connection, engine.model, answer.inputTokens, answer.outputTokens);
+        log({ output: answer.text, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, priced, error: null });
+        return { text: answer.text, cost: priced.price, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens };
       } catch (error) {
-        if (!signal.aborted) log({ output: null, inputTokens: 0, outputTokens: 0, price: 0, error: (error as Error).message });
+        if (!signal.aborted) log({ output: null, inputTokens: 0, outputTokens: 0, priced: { price: 0, price_source: 'none' }, error: (error as Error).message });
         throw error;
       }
     },
@@ -117,7 +126,7 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
       const embed = module.embed;
       if (!embed) throw new CellError(`Provider '${engine.provider}' (${module.displayName}) has no embeddings endpoint; use an OpenAI-compatible provider.`);
       const answer = await limiterFor(keyOf(connection)).run(() => embed(httpFor(scope), connection, engine.model, input, signal), signal);
-      return { vectors: answer.vectors, inputTokens: answer.inputTokens, cost: priceOf(engine.model, answer.inputTokens, 0) };
+      return { vectors: answer.vectors, inputTokens: answer.inputTokens, cost: priceOf(scope, connection, engine.model, answer.inputTokens, 0).price };
     },
   };
 }

@@ -42,6 +42,11 @@ export interface TrackedCall {
   parameters: Json;
   inputTokens: number;
   outputTokens: number;
+  /** Parts of input and output tokens priced at their own rate (cache reads, reasoning); 0 when not reported. */
+  cachedInputTokens: number;
+  reasoningTokens: number;
+  /** The cost the provider's answer reported (OpenRouter's `usage.cost`), else null. */
+  reportedCost: number | null;
   apiType: string | null;
 }
 
@@ -50,14 +55,23 @@ export function readTrackedCall(provider: string, kwargs: Json, response: unknow
   const r = isObject(response) ? response : {};
   const usage = isObject(r.usage) ? r.usage : {};
   const model = String(r.model ?? kwargs.model ?? 'unknown');
-  const inputTokens = Number(usage.prompt_tokens ?? usage.input_tokens ?? 0) || 0;
-  const outputTokens = Number(usage.completion_tokens ?? usage.output_tokens ?? 0) || 0;
+  const count = (value: unknown) => Number(value ?? 0) || 0;
+  const details = (key: string) => (isObject(usage[key]) ? usage[key] : {});
+  // Anthropic counts cache reads and writes apart from input_tokens; OpenAI's prompt_tokens include
+  // cached tokens. Input tokens here are the whole prompt, cached ones a part of it, in both.
+  const cacheRead = count(usage.cache_read_input_tokens);
+  const cachedInputTokens = cacheRead || count(details('prompt_tokens_details').cached_tokens ?? details('input_tokens_details').cached_tokens);
+  const inputTokens = count(usage.prompt_tokens ?? usage.input_tokens) + cacheRead + count(usage.cache_creation_input_tokens);
+  const outputTokens = count(usage.completion_tokens ?? usage.output_tokens);
+  const reasoningTokens = count(details('completion_tokens_details').reasoning_tokens ?? details('output_tokens_details').reasoning_tokens);
+  const reportedCost = typeof usage.cost === 'number' && Number.isFinite(usage.cost) && usage.cost >= 0 ? usage.cost : null;
+  const priced = { cachedInputTokens, reasoningTokens, reportedCost };
   const tools = { ...(kwargs.tools ? { tools: kwargs.tools } : {}), ...(kwargs.tool_choice ? { tool_choice: kwargs.tool_choice } : {}) };
 
   if (typeof kwargs.prompt === 'string' || Array.isArray(kwargs.prompt)) {
     const choice = Array.isArray(r.choices) && isObject(r.choices[0]) ? r.choices[0] : {};
     return {
-      model, parameters, inputTokens, outputTokens, apiType: 'completions',
+      model, parameters, inputTokens, outputTokens, ...priced, apiType: 'completions',
       input: { type: 'completion', content: blocks(kwargs.prompt), template_format: 'f-string', input_variables: [] },
       output: { type: 'completion', content: blocks(choice.text ?? ''), template_format: 'f-string', input_variables: [] },
     };
@@ -95,7 +109,7 @@ export function readTrackedCall(provider: string, kwargs: Json, response: unknow
   const module = isProviderId(provider) ? providerModules[provider] : undefined;
   if (module && apiType === 'chat-completions' && !(apiType in module.apiTypes)) apiType = defaultApiType(module);
   return {
-    model, parameters, inputTokens, outputTokens, apiType,
+    model, parameters, inputTokens, outputTokens, ...priced, apiType,
     input: { type: 'chat', messages, input_variables: [], ...tools },
     output: { type: 'chat', messages: [reply], input_variables: [] },
   };

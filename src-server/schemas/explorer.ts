@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { IsoDateTime, QueryInt, RequestStatus, Tag, Timestamp } from './common';
+import { PriceSource } from './prices';
 
 /** A query-string timestamp: epoch seconds when numeric, else ISO 8601. */
 export const QueryTimestamp = z
   .string()
   .transform((v) => (/^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v))
   .pipe(Timestamp);
+
+const QueryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 const OneOrMany = <T extends z.ZodType>(item: T) =>
   z.union([item, z.array(item)]).transform((v) => (Array.isArray(v) ? v : [v]) as z.output<T>[]);
@@ -25,6 +28,9 @@ export const RequestListQuery = z.object({
   start_time: QueryTimestamp.optional(),
   end_time: QueryTimestamp.optional(),
   group_id: QueryInt(z.number().int().min(1)).optional(),
+  has_note: QueryBool.optional(),
+  scored: QueryBool.optional(),
+  score_name: z.string().min(1).max(255).optional(),
   /** The column the list is ordered by; ties go by id in the same direction (see docs/decisions.md). */
   sort: z.enum(['time', 'latency', 'cost', 'tokens', 'score']).default('time'),
   order: z.enum(['desc', 'asc']).default('desc'),
@@ -79,9 +85,12 @@ export const RequestItem = z.object({
   group_id: z.number().int().nullable(),
   /** The `default` score; 0 when none was given, as the seed specifies (see `scored`). */
   score: z.number(),
-  /** Whether any score was given explicitly (log body, tracking endpoints). */
+  /** Whether any score was given explicitly (log body, tracking endpoints, review). */
   scored: z.boolean(),
   scores: z.record(z.string(), z.number()),
+  /** A reviewer's note (`PATCH …/requests/{id}`). */
+  note: z.string().nullable(),
+  price_source: PriceSource,
   /** The span this request belongs to (OTLP, `/spans-bulk`, or `span_id` on the log body). */
   span_id: z.string().nullable(),
   trace_id: z.string().nullable(),

@@ -35,7 +35,8 @@ export const LogRequestBody = z.object({
   prompt_input_variables: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {}),
   input_tokens: z.number().int().min(0).default(0),
   output_tokens: z.number().int().min(0).default(0),
-  price: z.number().min(0).default(0),
+  /** Absent: the request costs 0 with `price_source: none` (API.md §7). */
+  price: z.number().min(0).optional(),
   function_name: z.string().default(''),
   score: z.number().int().min(0).max(100).nullish(),
   score_name: z.string().min(1).max(255).nullish(),
@@ -65,6 +66,8 @@ export const TrackRequestBody = z.object({
   prompt_version: z.number().int().gt(0).nullish(),
   prompt_input_variables: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {}),
   return_prompt_blueprint: z.boolean().default(false),
+  /** The client's own price for the call; else the provider's reported cost, else the price table. */
+  price: z.number().min(0).nullish(),
   span_id: SpanLink,
   status: RequestStatus.default('SUCCESS'),
   error_type: z.string().max(255).nullish(),

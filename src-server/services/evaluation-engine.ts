@@ -1,6 +1,7 @@
 import { AppError, notFound } from '../errors';
 import { CellError, type PromptSource } from '../eval/column-type';
 import { createLlmGateway, type LlmCallLog } from '../eval/llm-gateway';
+import type { PriceQuote } from './pricing';
 import type { OutboundFetch } from '../outbound/gate';
 import { createRunner } from '../eval/runner';
 import { createSandbox } from '../eval/sandbox/sandbox';
@@ -33,6 +34,8 @@ export interface EvaluationEngineDeps {
   prompts: PromptService;
   providers: ProviderService;
   requests: RequestService;
+  /** Prices each LLM call a run makes (services/pricing.ts). */
+  quote: PriceQuote;
   /** PROMPTLEDGER_EVAL_CONCURRENCY, PROMPTLEDGER_PREVIEW_TIMEOUT_MS. */
   env: Record<string, string | undefined>;
   /** In-flight LLM calls per provider and rows per run; default PROMPTLEDGER_EVAL_CONCURRENCY, else 8. */
@@ -92,6 +95,7 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
     now,
     connect: (workspaceId, name) => deps.providers.connect(workspaceId, name),
     outbound: deps.outbound,
+    quote: deps.quote,
     logCall: (workspaceId, call) => deps.requests.recordOwnCall(workspaceId, ownCall(call)).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
   });
 
@@ -156,7 +160,7 @@ function ownCall(call: LlmCallLog): OwnCall {
     metadata: call.metadata,
     inputTokens: call.inputTokens,
     outputTokens: call.outputTokens,
-    price: call.price,
+    priced: call.priced,
     functionName: 'promptledger.evaluation',
     status: call.error ? 'ERROR' : 'SUCCESS',
     errorMessage: call.error?.slice(0, 1024) ?? null,

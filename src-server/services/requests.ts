@@ -4,7 +4,8 @@ import type { RequestListQuery } from '../schemas/explorer';
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from '../schemas/common';
 import type { Writer } from '../store/writer';
 import type { Ingest } from '../store/ingest';
-import { keysetOf, type Keyset, type LoggedRequest, type RequestOrder, type RequestStore } from '../store/requests';
+import { keysetOf, type Keyset, type LoggedRequest, type PriceSource, type RequestOrder, type RequestStore } from '../store/requests';
+import type { ReviewBody } from '../schemas/review';
 import type { RequestStatsStore } from '../store/request-stats';
 import { percentiles, utcDay } from '../store/request-stats';
 import { type PromptLinks, requestAsVersion } from './prompt-links';
@@ -33,10 +34,19 @@ export interface OwnCall {
   metadata: Record<string, string>;
   inputTokens: number;
   outputTokens: number;
-  price: number;
+  priced: PricedUsage;
   functionName: string;
   status: 'SUCCESS' | 'ERROR';
   errorMessage: string | null;
+}
+
+/** A price a service computed for the call it logs (services/pricing.ts), with the token parts
+ * priced at their own rate so a recompute can price them again. */
+export interface PricedUsage {
+  price: number;
+  price_source: PriceSource;
+  cached_input_tokens?: number | null;
+  reasoning_tokens?: number | null;
 }
 
 /** A logged request in the log body's own field names (API.md "A logged request"). */
@@ -76,6 +86,8 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
       span_id: row.span_id,
       trace_id: row.trace_id,
       scores,
+      note: row.note,
+      price_source: row.price_source,
       prompt_version: linked ?? requestAsVersion(row.input, row.provider, row.model, row.parameters),
       created_at: row.created_at,
     };
@@ -90,8 +102,11 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
   return {
     view,
 
-    /** `POST /log-request`: answered only after the row (and its indexes) committed. */
-    async log(workspaceId: number, body: LogRequestBody) {
+    /**
+     * `POST /log-request`: answered only after the row (and its indexes) committed. A body's price
+     * is the client's (`none` when it gave none); callers that priced the call say so in `priced`.
+     */
+    async log(workspaceId: number, body: LogRequestBody, priced?: PricedUsage) {
       const wantsLink = body.prompt_id != null || (body.prompt_name != null && body.prompt_name !== '');
       const resolved = wantsLink
         ? promptLinks.resolve(workspaceId, {
@@ -123,7 +138,10 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
           prompt_input_variables: JSON.stringify(body.prompt_input_variables),
           input_tokens: body.input_tokens,
           output_tokens: body.output_tokens,
-          price: body.price,
+          price: priced?.price ?? body.price ?? 0,
+          price_source: priced?.price_source ?? (body.price === undefined ? 'none' : 'client'),
+          cached_input_tokens: priced?.cached_input_tokens ?? null,
+          reasoning_tokens: priced?.reasoning_tokens ?? null,
           function_name: body.function_name,
           status: body.status,
           error_type: body.error_type ?? null,
@@ -175,7 +193,10 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
         prompt_input_variables: '{}',
         input_tokens: call.inputTokens,
         output_tokens: call.outputTokens,
-        price: call.price,
+        price: call.priced.price,
+        price_source: call.priced.price_source,
+        cached_input_tokens: call.priced.cached_input_tokens ?? null,
+        reasoning_tokens: call.priced.reasoning_tokens ?? null,
         function_name: call.functionName,
         status: call.status,
         error_type: null,
@@ -210,6 +231,9 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
         startTime: query.start_time,
         endTime: query.end_time,
         groupId: query.group_id,
+        hasNote: query.has_note,
+        scored: query.scored,
+        scoreName: query.score_name,
       };
       const order: RequestOrder = { by: query.sort, direction: query.order };
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order);
@@ -242,6 +266,21 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
     async addScore(workspaceId: number, requestId: number, name: string, score: number) {
       requireRow(workspaceId, requestId);
       await writer.write(() => store.addScore(requestId, name, score));
+    },
+
+    /** `PATCH …/requests/{id}`: scores merge by name (null removes one); a null or empty note removes it. */
+    async review(workspaceId: number, requestId: number, body: ReviewBody) {
+      requireRow(workspaceId, requestId);
+      await writer.write(() => {
+        // Checked again in the write: a request deleted meanwhile is a 404, not a score without its request.
+        requireRow(workspaceId, requestId);
+        if (body.note !== undefined) store.setNote(requestId, body.note || null);
+        for (const [name, score] of Object.entries(body.scores ?? {})) {
+          if (score === null) store.removeScore(requestId, name);
+          else store.addScore(requestId, name, score);
+        }
+      });
+      return view(requireRow(workspaceId, requestId), store.scores([requestId]).get(requestId)!);
     },
 
     async addMetadata(workspaceId: number, requestId: number, metadata: Record<string, string>) {

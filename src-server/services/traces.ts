@@ -7,18 +7,14 @@ import { conventionOf, genAiMappers } from '../traces/genai';
 import type { LlmCall } from '../traces/genai/llm-call';
 import type { DecodedSpan } from '../traces/otlp/otlp-spans';
 import { searchText } from '../store/text-index';
-
-/**
- * The price of an LLM call a span recorded without one. Issue 14's price table plugs in here
- * (server.ts); until then calls the client did not price cost 0.
- */
-export type PriceCall = (call: { provider: string; model: string; inputTokens: number; outputTokens: number }) => number;
+import type { PriceQuote } from './pricing';
 
 export interface TraceServiceDeps {
   store: SpanStore;
   /** Spans are written by the ingest thread, in the same group commits as requests. */
   ingest: Ingest;
-  price: PriceCall;
+  /** Prices a call the span did not price itself (services/pricing.ts). */
+  quote: PriceQuote;
   now: () => number;
 }
 
@@ -29,7 +25,7 @@ const iso = (ns: string) => new Date(msOf(ns)).toISOString();
 const durationMs = (start: string, end: string) => Number(BigInt(end) - BigInt(start)) / 1e6;
 const MAX_ERROR_MESSAGE = 1024;
 
-export function createTraceService({ store, ingest, price, now }: TraceServiceDeps) {
+export function createTraceService({ store, ingest, quote, now }: TraceServiceDeps) {
   /** An LLM call a span recorded → the request it is logged as (linked to the span by the store). */
   function requestOf(workspaceId: number, span: DecodedSpan, call: LlmCall): NewRequest {
     const input = { type: 'chat', messages: call.messagesIn };
@@ -38,6 +34,10 @@ export function createTraceService({ store, ingest, price, now }: TraceServiceDe
     const end = Number(BigInt(span.end_ns) / NS_PER_MS);
     const failed = span.status_code === 'ERROR';
     const exception = span.events.find((e) => e.name === 'exception')?.attributes;
+    const priced = quote(workspaceId, {
+      provider: call.provider, model: call.model, input_tokens: call.inputTokens, output_tokens: call.outputTokens,
+      cached_input_tokens: call.cachedInputTokens, reasoning_tokens: call.reasoningTokens, client_price: call.price,
+    });
     return {
       workspace_id: workspaceId,
       provider: call.provider,
@@ -58,7 +58,10 @@ export function createTraceService({ store, ingest, price, now }: TraceServiceDe
       prompt_input_variables: '{}',
       input_tokens: call.inputTokens,
       output_tokens: call.outputTokens,
-      price: call.price ?? price(call),
+      price: priced.price,
+      price_source: priced.price_source,
+      cached_input_tokens: call.cachedInputTokens || null,
+      reasoning_tokens: call.reasoningTokens || null,
       function_name: span.name,
       status: failed ? 'ERROR' : 'SUCCESS',
       error_type: failed && typeof exception?.['exception.type'] === 'string' ? exception['exception.type'].slice(0, 255) : null,

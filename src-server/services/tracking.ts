@@ -1,13 +1,19 @@
 import type { TrackRequestBody } from '../schemas/logging';
 import { readTrackedCall } from '../providers/tracked-call';
+import type { PriceQuote } from './pricing';
 import type { RequestService } from './requests';
 
 /**
  * `/track-request`: the SDK's record of a provider call, stored as a normal logged request.
  * A string `prompt_id` is a template name (the SDK passes whichever it has).
  */
-export async function trackRequest(requests: RequestService, workspaceId: number, body: TrackRequestBody) {
+export async function trackRequest(requests: RequestService, quote: PriceQuote, workspaceId: number, body: TrackRequestBody) {
   const call = readTrackedCall(body.provider_type, body.kwargs, body.request_response);
+  const parts = { cached_input_tokens: call.cachedInputTokens || null, reasoning_tokens: call.reasoningTokens || null };
+  const priced = quote(workspaceId, {
+    provider: body.provider_type, model: call.model, input_tokens: call.inputTokens, output_tokens: call.outputTokens,
+    ...parts, client_price: body.price, provider_cost: call.reportedCost,
+  });
   const logged = await requests.log(workspaceId, {
     provider: body.provider_type,
     model: call.model,
@@ -24,7 +30,6 @@ export async function trackRequest(requests: RequestService, workspaceId: number
     prompt_input_variables: body.prompt_input_variables,
     input_tokens: call.inputTokens,
     output_tokens: call.outputTokens,
-    price: 0,
     function_name: body.function_name,
     score: body.score,
     status: body.status,
@@ -33,7 +38,7 @@ export async function trackRequest(requests: RequestService, workspaceId: number
     api_type: call.apiType,
     group_id: body.group_id,
     span_id: body.span_id,
-  });
+  }, { ...priced, ...parts });
   const blueprint = body.return_prompt_blueprint
     ? {
         prompt_template: appendReply(call.input, call.output),

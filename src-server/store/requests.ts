@@ -3,6 +3,9 @@ import type { Db } from './db';
 import { latencyBucket, utcDay } from './request-stats';
 import { createTextIndex, textQuery, type TextQuery } from './text-index';
 
+/** Where a request's price came from (API.md §7; services/pricing.ts decides). */
+export type PriceSource = 'client' | 'provider' | 'table' | 'none';
+
 /** A request as stored: JSON columns are strings, times epoch milliseconds. */
 interface RequestRow {
   id: number;
@@ -36,6 +39,11 @@ interface RequestRow {
   /** The span this request belongs to (hex, as OTLP/JSON writes it), and its trace once the span is known. */
   span_id: string | null;
   trace_id: string | null;
+  note: string | null;
+  /** NULL on rows logged before migration 009 (see there). */
+  price_source: PriceSource | null;
+  cached_input_tokens: number | null;
+  reasoning_tokens: number | null;
   /** A 64-bit key; read as a lossy double here and never used in JS (see migration 001). */
   fts_key: number | null;
 }
@@ -72,6 +80,8 @@ export interface LoggedRequest {
   group_id: number | null;
   span_id: string | null;
   trace_id: string | null;
+  note: string | null;
+  price_source: PriceSource;
   created_at: string;
 }
 
@@ -106,6 +116,8 @@ function decode(r: RequestRow): LoggedRequest {
     group_id: r.group_id,
     span_id: r.span_id,
     trace_id: r.trace_id,
+    note: r.note,
+    price_source: r.price_source ?? (r.price > 0 ? 'client' : 'none'),
     created_at: isoDate(r.created_at),
   };
 }
@@ -155,7 +167,11 @@ function sortValue(r: LoggedRequest, order: RequestOrder): number {
 /** Where a list page ends, for the next page's `after`. */
 export const keysetOf = (r: LoggedRequest, order: RequestOrder = NEWEST_FIRST): Keyset => ({ value: sortValue(r, order), id: r.id });
 
-export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' | 'fts_key'> & {
+export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' | 'fts_key' | 'note' | 'price_source' | 'cached_input_tokens' | 'reasoning_tokens'> & {
+  price_source: PriceSource;
+  /** Parts of input and output tokens priced at their own rate, when the call reported them. */
+  cached_input_tokens?: number | null;
+  reasoning_tokens?: number | null;
   tags: string[];
   metadata: Record<string, string>;
   scores: Record<string, number>;
@@ -177,6 +193,9 @@ export interface RequestFilter {
   startTime?: number;
   endTime?: number;
   groupId?: number;
+  hasNote?: boolean;
+  scored?: boolean;
+  scoreName?: string;
 }
 
 /** The last row of a page: its sort value (the start time, newest first) and id. */
@@ -195,12 +214,12 @@ export function createRequestStore(db: Db) {
       request_end_time, latency_ms, parameters, tags, metadata, prompt_id, prompt_name,
       prompt_version_number, prompt_version_id, prompt_input_variables, input_tokens, output_tokens,
       price, function_name, score, status, error_type, error_message, api_type, group_id, created_at,
-      span_id, trace_id)
+      span_id, trace_id, price_source, cached_input_tokens, reasoning_tokens)
     VALUES (@workspace_id, @provider, @model, @input, @output, @request_start_time,
       @request_end_time, @latency_ms, @parameters, @tags, @metadata, @prompt_id, @prompt_name,
       @prompt_version_number, @prompt_version_id, @prompt_input_variables, @input_tokens,
       @output_tokens, @price, @function_name, @score, @status, @error_type, @error_message,
-      @api_type, @group_id, @created_at, @span_id, @trace_id)`);
+      @api_type, @group_id, @created_at, @span_id, @trace_id, @price_source, @cached_input_tokens, @reasoning_tokens)`);
   const insertTag = db.prepare(
     'INSERT OR IGNORE INTO request_tags (request_id, workspace_id, tag, request_start_time) VALUES (?, ?, ?, ?)',
   );
@@ -214,6 +233,8 @@ export function createRequestStore(db: Db) {
   const text = createTextIndex(db);
   // Tags, metadata and scores go with their request (ON DELETE CASCADE).
   const deleteRows = db.prepare('DELETE FROM requests WHERE id IN (SELECT value FROM json_each(?))');
+  const deleteScore = db.prepare('DELETE FROM request_scores WHERE request_id = ? AND name = ?');
+  const updateNote = db.prepare('UPDATE requests SET note = ? WHERE id = ?');
   const upsertRollup = db.prepare(`
     INSERT INTO request_rollups (workspace_id, day, provider, model, requests, errors, cost,
       input_tokens, output_tokens, latency_ms_sum)
@@ -292,6 +313,8 @@ export function createRequestStore(db: Db) {
           tags: JSON.stringify(tags),
           metadata: JSON.stringify(metadata),
           score: scores.default ?? null,
+          cached_input_tokens: request.cached_input_tokens ?? null,
+          reasoning_tokens: request.reasoning_tokens ?? null,
         }).lastInsertRowid,
       );
       const ws = request.workspace_id;
@@ -333,6 +356,13 @@ export function createRequestStore(db: Db) {
     },
 
     addScore,
+
+    removeScore(requestId: number, name: string): void {
+      deleteScore.run(requestId, name);
+      if (name === 'default') setDefaultScore.run(null, requestId);
+    },
+
+    setNote: (requestId: number, note: string | null) => void updateNote.run(note, requestId),
 
     /** Adds or replaces metadata keys of a request of the workspace; false when there is none. */
     mergeMetadata(workspaceId: number, id: number, metadata: Record<string, string>): boolean {
@@ -460,6 +490,12 @@ function buildListQuery(workspaceId: number, f: RequestFilter) {
   }
   if (f.scoreMin !== undefined) (where.push('r.score >= ?'), params.push(f.scoreMin));
   if (f.scoreMax !== undefined) (where.push('r.score <= ?'), params.push(f.scoreMax));
+  if (f.hasNote !== undefined) where.push(f.hasNote ? 'r.note IS NOT NULL' : 'r.note IS NULL');
+  if (f.scored !== undefined) where.push(`${f.scored ? '' : 'NOT '}EXISTS (SELECT 1 FROM request_scores s WHERE s.request_id = r.id)`);
+  if (f.scoreName !== undefined) {
+    where.push('EXISTS (SELECT 1 FROM request_scores s WHERE s.request_id = r.id AND s.name = ?)');
+    params.push(f.scoreName);
+  }
   if (f.startTime !== undefined) (where.push(`${timeColumn} >= ?`), params.push(f.startTime));
   if (f.endTime !== undefined) (where.push(`${timeColumn} <= ?`), params.push(f.endTime));
 

@@ -1,10 +1,11 @@
 import type { Query } from '../../api/client';
+import { REVIEW_FILTER_KEYS, reviewQuery } from '../review/review-filters';
 
 export const RANGES = { '1h': 3600, '24h': 86400, '7d': 7 * 86400, '30d': 30 * 86400, '90d': 90 * 86400 } as const;
 export type RangeKey = keyof typeof RANGES;
 
 /** URL parameters that are filters (everything but the open request). */
-export const FILTER_KEYS = ['q', 'tag', 'meta', 'model', 'provider', 'status', 'score_min', 'score_max', 'range', 'from', 'to', 'prompt_id', 'prompt_version'];
+export const FILTER_KEYS = ['q', 'tag', 'meta', 'model', 'provider', 'status', 'score_min', 'score_max', 'range', 'from', 'to', 'prompt_id', 'prompt_version', ...REVIEW_FILTER_KEYS];
 
 /**
  * The page URL (short, shareable names) → the explorer API's query. `meta=env=prod` becomes
@@ -21,6 +22,7 @@ export function apiQueryFromUrl(params: URLSearchParams, now = Date.now()): Quer
     score_max: params.get('score_max') ?? undefined,
     prompt_id: params.get('prompt_id') ?? undefined,
     prompt_version_number: params.get('prompt_version') ?? undefined,
+    ...reviewQuery(params),
   };
   for (const pair of params.getAll('meta')) {
     const eq = pair.indexOf('=');

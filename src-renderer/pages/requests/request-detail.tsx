@@ -8,6 +8,7 @@ import { searchTerms } from '../../components/highlighted-text';
 import { JsonView } from '../../components/json-view';
 import { navigate } from '../../router';
 import { priceText, tokensMissing } from './request-figures';
+import { ReviewPanel } from '../review/review-panel';
 import { statusClass } from './request-table';
 import { TagChips } from './tag-chips';
 
@@ -49,10 +50,12 @@ interface Props {
   highlight?: string | null;
   filteredTags?: string[];
   onClose: () => void;
+  /** A review saved in the detail, for the list to show it. */
+  onChanged?: (r: RequestItem) => void;
 }
 
-export function RequestDetail({ id, highlight = null, filteredTags = [], onClose }: Props) {
-  const { data: r, error } = useLoad((api, signal) => api<RequestItem>(`/api/public/v2/requests/${id}`, { signal }), [id]);
+export function RequestDetail({ id, highlight = null, filteredTags = [], onClose, onChanged }: Props) {
+  const { data: r, error, reload } = useLoad((api, signal) => api<RequestItem>(`/api/public/v2/requests/${id}`, { signal }), [id]);
   const [tab, setTab] = useState<Tab>('chat');
   const terms = searchTerms(highlight);
   if (error) {
@@ -97,18 +100,6 @@ export function RequestDetail({ id, highlight = null, filteredTags = [], onClose
           </dd>
           <dt>Price</dt>
           <dd>{priceText(r) === '—' ? <span className="muted">— not reported</span> : priceText(r)}</dd>
-          {Object.keys(r.scores).length ? (
-            <>
-              <dt>Scores</dt>
-              <dd className="row">
-                {Object.entries(r.scores).map(([name, value]) => (
-                  <span key={name} className="badge accent">
-                    {name}: {value}
-                  </span>
-                ))}
-              </dd>
-            </>
-          ) : null}
           {r.tags.length ? (
             <>
               <dt>Tags</dt>
@@ -164,6 +155,13 @@ export function RequestDetail({ id, highlight = null, filteredTags = [], onClose
             </>
           ) : null}
         </dl>
+        <ReviewPanel
+          request={r}
+          onSaved={(saved) => {
+            reload();
+            onChanged?.(saved);
+          }}
+        />
         {r.error_message || r.error_type ? (
           <div className="card" style={{ borderColor: 'var(--bad)' }}>
             <h3>Error</h3>

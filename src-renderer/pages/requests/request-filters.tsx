@@ -3,6 +3,7 @@ import { useLoad } from '../../api/context';
 import type { Page, PromptListItem, RequestStats } from '../../api/types';
 import { useShortcut, isTyping } from '../../components/shortcuts';
 import { setParams } from '../../router';
+import { ReviewFilters } from '../review/review-filters';
 import { RANGES } from './filter-params';
 
 /** A moment as a `datetime-local` value (local time, minutes). */
@@ -158,6 +159,7 @@ export function RequestFilters({ params }: { params: URLSearchParams }) {
           <input aria-label="Maximum score" type="number" min={0} max={100} style={{ width: 78 }} placeholder="score ≤" {...select('score_max')} />
         </span>
       </label>
+      <ReviewFilters params={params} />
       <ChipInput label="Tags" placeholder="tag ↵" values={params.getAll('tag')} onChange={(tag) => setParams({ tag, request: null })} />
       <ChipInput label="Metadata" placeholder="key=value ↵" values={params.getAll('meta')} onChange={(meta) => setParams({ meta, request: null })} />
       <label>

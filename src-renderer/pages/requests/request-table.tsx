@@ -6,6 +6,7 @@ import { fmtMs, fmtRelative, fmtTime } from '../../components/format';
 import { priceText, tokensMissing, totalTokensText } from './request-figures';
 import { SortHeader, type SortKey, type SortState } from './sort-header';
 import { TagChips } from './tag-chips';
+import { NoteMark } from '../review/review-badges';
 import type { RequestPages } from './use-request-pages';
 
 const COLUMNS = '28px 158px 74px minmax(120px, 180px) minmax(160px, 1fr) 88px 96px 96px 80px minmax(80px, 180px)';
@@ -102,7 +103,7 @@ export function RequestTable({ pages, sort, filteredTags, openId, cursor, checke
       ),
       latency: <div role="gridcell" className="num">{fmtMs(r.latency_ms)}</div>,
       score: (
-        <div role="gridcell" className="num">
+        <div role="gridcell" className="num" title={Object.entries(r.scores).map(([name, value]) => `${name}: ${value}`).join(', ')}>
           {score !== undefined ? <span className="badge accent">{score}</span> : <span className="muted">—</span>}
         </div>
       ),
@@ -140,6 +141,7 @@ export function RequestTable({ pages, sort, filteredTags, openId, cursor, checke
             {cells.latency}
             {cells.score}
             <div role="gridcell">
+              <NoteMark request={r} />
               <TagChips tags={r.tags} filtered={filteredTags} max={3} />
             </div>
           </>

@@ -9,6 +9,7 @@ import { useRequestPages } from './use-request-pages';
 import { RequestsEmpty } from './requests-empty';
 import { SelectionBar } from './selection-bar';
 import { sortFromUrl } from './sort-header';
+import { ReviewTheseButton } from '../review/review-filters';
 
 /** The server stops counting filtered matches here (a count over a million rows would cost more than the page). */
 const COUNT_CAP = 1000;
@@ -45,6 +46,7 @@ export function RequestsPage() {
         </span>
         <span className="spacer" />
         <SelectionBar checked={checked} onClear={() => setChecked(new Set())} />
+        <ReviewTheseButton params={params} />
         <button type="button" onClick={pages.reload} title="Reload">
           ↻ Refresh
         </button>
@@ -74,7 +76,7 @@ export function RequestsPage() {
               </span>
             </div>
           </div>
-          {openId !== null ? <RequestDetail id={openId} highlight={params.get('q')} filteredTags={params.getAll('tag')} onClose={() => open(null)} /> : null}
+          {openId !== null ? <RequestDetail id={openId} highlight={params.get('q')} filteredTags={params.getAll('tag')} onClose={() => open(null)} onChanged={pages.replace} /> : null}
         </div>
       )}
     </div>

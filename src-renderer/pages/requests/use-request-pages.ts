@@ -17,6 +17,8 @@ export interface RequestPages {
   generation: number;
   loadMore: () => void;
   reload: () => void;
+  /** Puts a changed record (a review saved in the detail) in its row without reloading the list. */
+  replace: (item: RequestItem) => void;
 }
 
 /**
@@ -82,5 +84,6 @@ export function useRequestPages(signature: string, query: Query): RequestPages {
     );
   }, [api, cursor, loading]);
 
-  return { items, total, hasMore: cursor !== null, loading, error, generation, loadMore, reload: () => setTick((t) => t + 1) };
+  const replace = useCallback((item: RequestItem) => setItems((prev) => prev.map((r) => (r.id === item.id ? item : r))), []);
+  return { items, total, hasMore: cursor !== null, loading, error, generation, loadMore, reload: () => setTick((t) => t + 1), replace };
 }

@@ -6,6 +6,7 @@ import { CopyButton } from '../../components/copy-button';
 import { fmtBytes, fmtTime } from '../../components/format';
 import { ConnectSection } from './connect-section';
 import { NetworkSection } from './network-section';
+import { PricesSection } from './prices-section';
 import { ProvidersSection } from './providers-section';
 import { StorageSection } from './storage-section';
 
@@ -22,6 +23,7 @@ export function SettingsPage() {
         <KeysSection changed={keysChanged} />
         <ProvidersSection />
         <NetworkSection />
+        <PricesSection />
         <DataSection />
         <StorageSection />
       </div>

@@ -2,6 +2,7 @@ import {
   CreateGroupBody, CreatedGroup, LoggedRequest, LogRequestBody, TrackAnswer, TrackedRequest, TrackGroupBody, TrackMetadataBody, TrackPromptBody,
   TrackRequestBody, TrackScoreBody,
 } from '../../schemas/logging';
+import type { PriceQuote } from '../../services/pricing';
 import type { RequestService } from '../../services/requests';
 import { trackRequest } from '../../services/tracking';
 import { route, type Route } from '../route';
@@ -55,7 +56,7 @@ function trackRoutes(requests: RequestService): Route[] {
   ]);
 }
 
-export function loggingRoutes(requests: RequestService): Route[] {
+export function loggingRoutes(requests: RequestService, quote: PriceQuote): Route[] {
   return [
     route({
       method: 'post', path: '/log-request', summary: 'Log one LLM request', tag: 'Logging', auth: 'key-or-body',
@@ -67,7 +68,7 @@ export function loggingRoutes(requests: RequestService): Route[] {
       method: 'post', path: '/track-request', summary: 'Log a provider call as sent by the SDK (run(), wrappers)', tag: 'Logging',
       auth: 'key-or-body', body: TrackRequestBody,
       response: TrackedRequest,
-      handler: ({ body, principal }) => trackRequest(requests, principal.workspaceId, body),
+      handler: ({ body, principal }) => trackRequest(requests, quote, principal.workspaceId, body),
     }),
     ...trackRoutes(requests),
     route({

@@ -1,4 +1,5 @@
 import { IdParam, RequestItem, RequestListQuery, RequestPage, RequestStats, RequestStatsQuery } from '../../schemas/explorer';
+import { ReviewBody } from '../../schemas/review';
 import type { RequestService } from '../../services/requests';
 import { route, type Route } from '../route';
 
@@ -22,6 +23,12 @@ export function requestRoutes(requests: RequestService): Route[] {
       auth: 'key', params: IdParam,
       response: RequestItem,
       handler: ({ params, principal }) => requests.get(principal.workspaceId, params.id),
+    }),
+    route({
+      method: 'patch', path: '/api/public/v2/requests/:id', summary: 'Review a request: set its note, add, change or remove named scores', tag: 'Requests',
+      auth: 'key', params: IdParam, body: ReviewBody,
+      response: RequestItem,
+      handler: ({ params, body, principal }) => requests.review(principal.workspaceId, params.id, body),
     }),
   ];
 }

@@ -8,11 +8,14 @@ export interface LlmCall {
   messagesOut: ChatMessage[];
   inputTokens: number;
   outputTokens: number;
+  /** Parts of input and output tokens priced at their own rate (cache reads, reasoning), when reported. */
+  cachedInputTokens: number;
+  reasoningTokens: number;
   /** Every usage attribute as sent (tokens of kinds we have no column for, cache reads, reasoning…),
    * kept in the request's metadata under its own key so none is dropped. */
   usage: Record<string, string>;
   parameters: Record<string, unknown>;
-  /** A price the client computed and sent; null leaves it to the price table. */
+  /** A price the client computed and sent; null leaves it to the price table (services/pricing.ts). */
   price: number | null;
 }
 

@@ -38,6 +38,8 @@ export const openinference: GenAiMapper = {
       messagesOut,
       inputTokens: int(a['llm.token_count.prompt']),
       outputTokens: int(a['llm.token_count.completion']),
+      cachedInputTokens: int(a['llm.token_count.prompt_details.cache_read']),
+      reasoningTokens: int(a['llm.token_count.completion_details.reasoning']),
       usage,
       parameters: typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters) ? (parameters as Record<string, unknown>) : {},
       price: num(a['llm.cost.total']),

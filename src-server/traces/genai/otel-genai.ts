@@ -74,6 +74,9 @@ export const otelGenai: GenAiMapper = {
       messagesOut: [...messagesOf(a['gen_ai.output.messages']), ...events.messagesOut],
       inputTokens: int(a['gen_ai.usage.input_tokens'] ?? a['gen_ai.usage.prompt_tokens']),
       outputTokens: int(a['gen_ai.usage.output_tokens'] ?? a['gen_ai.usage.completion_tokens']),
+      // The current name, then OpenLLMetry's.
+      cachedInputTokens: int(a['gen_ai.usage.cache_read.input_tokens'] ?? a['gen_ai.usage.cache_read_input_tokens']),
+      reasoningTokens: int(a['gen_ai.usage.reasoning.output_tokens'] ?? a['gen_ai.usage.reasoning_tokens']),
       usage,
       parameters,
       price: num(a['gen_ai.usage.cost']),

@@ -1,0 +1,114 @@
+import { notFound } from '../errors';
+import { PRICE_LIST, type ListedPrice } from '../providers/price-list';
+import type { PriceStore, TablePricedRequest } from '../store/prices';
+import type { PriceSource } from '../store/requests';
+import type { Writer } from '../store/writer';
+
+/** One LLM call's usage. `cached_input_tokens` are part of `input_tokens` and `reasoning_tokens`
+ * part of `output_tokens` (OpenAI's convention); each part is priced at its own rate. */
+export interface Usage {
+  provider: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens?: number | null;
+  reasoning_tokens?: number | null;
+  /** A price the caller's client computed and sent: it wins. */
+  client_price?: number | null;
+  /** A cost the provider's answer reported (e.g. OpenRouter's `usage.cost`): next. */
+  provider_cost?: number | null;
+}
+
+export interface Quote {
+  price: number;
+  price_source: PriceSource;
+}
+
+export type PriceEntry = ListedPrice & { source: 'built-in' | 'user' };
+
+const key = (provider: string, model: string) => `${provider}\u0000${model}`;
+const builtIn = new Map(PRICE_LIST.map((p) => [key(p.provider, p.model), p]));
+
+/** Floating-point noise (0.1 + 0.2) kept out of stored prices; far below a millionth of a cent. */
+const round = (usd: number) => Math.round(usd * 1e12) / 1e12;
+
+function cost(rates: ListedPrice, u: Pick<Usage, 'input_tokens' | 'output_tokens' | 'cached_input_tokens' | 'reasoning_tokens'>): number {
+  const cached = Math.min(u.cached_input_tokens ?? 0, u.input_tokens);
+  const reasoning = Math.min(u.reasoning_tokens ?? 0, u.output_tokens);
+  return round(
+    ((u.input_tokens - cached) * rates.input_per_mtok +
+      cached * rates.cached_input_per_mtok +
+      (u.output_tokens - reasoning) * rates.output_per_mtok +
+      reasoning * rates.reasoning_per_mtok) / 1_000_000,
+  );
+}
+
+/**
+ * Prices LLM calls: the client's price, else the provider's reported cost, else the workspace's
+ * price table (its own rows over the shipped list), else 0. Changing the table reprices nothing
+ * already logged until `recompute` is asked for a range.
+ */
+export function createPricingService({ store, writer, now }: { store: PriceStore; writer: Writer; now: () => number }) {
+  /** The row for a model: the longest model prefix among the provider's rows; a workspace's row
+   * wins over the shipped one of the same name. */
+  function rateOf(workspaceId: number, provider: string, model: string): ListedPrice | undefined {
+    const p = provider.trim().toLowerCase();
+    const m = model.trim().toLowerCase();
+    const own = store.ofProvider(workspaceId, p);
+    let best: ListedPrice | undefined;
+    for (const row of [...PRICE_LIST.filter((r) => r.provider === p), ...own]) {
+      if (m.startsWith(row.model) && (!best || row.model.length >= best.model.length)) best = row;
+    }
+    return best;
+  }
+
+  function quote(workspaceId: number, usage: Usage): Quote {
+    if (usage.client_price != null) return { price: usage.client_price, price_source: 'client' };
+    if (usage.provider_cost != null) return { price: usage.provider_cost, price_source: 'provider' };
+    const rates = rateOf(workspaceId, usage.provider, usage.model);
+    return rates ? { price: cost(rates, usage), price_source: 'table' } : { price: 0, price_source: 'none' };
+  }
+
+  function list(workspaceId: number): PriceEntry[] {
+    const own = new Map(store.list(workspaceId).map((p) => [key(p.provider, p.model), p]));
+    const entries: PriceEntry[] = [
+      ...PRICE_LIST.filter((p) => !own.has(key(p.provider, p.model))).map((p) => ({ ...p, source: 'built-in' as const })),
+      ...[...own.values()].map((p) => ({ ...p, source: 'user' as const })),
+    ];
+    return entries.sort((a, b) => a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model));
+  }
+
+  return {
+    quote,
+    list,
+
+    async put(workspaceId: number, price: ListedPrice): Promise<PriceEntry> {
+      const row = { ...price, provider: price.provider.trim().toLowerCase(), model: price.model.trim().toLowerCase() };
+      await writer.write(() => store.save(workspaceId, row, now()));
+      return { ...row, source: 'user' };
+    },
+
+    /** Removes a workspace's row; a shipped model returns to its shipped price. */
+    async remove(workspaceId: number, provider: string, model: string): Promise<PriceEntry | null> {
+      const p = provider.trim().toLowerCase();
+      const m = model.trim().toLowerCase();
+      const removed = await writer.write(() => store.remove(workspaceId, p, m));
+      const shipped = builtIn.get(key(p, m));
+      if (!removed && !shipped) throw notFound('Price');
+      return shipped ? { ...shipped, source: 'built-in' } : null;
+    },
+
+    /** Reprices the table-priced requests that started in the range with today's table. */
+    async recompute(workspaceId: number, range: { start: number; end: number }): Promise<number> {
+      const priceOf = (r: TablePricedRequest) => {
+        const rates = rateOf(workspaceId, r.provider, r.model);
+        return rates ? cost(rates, r) : 0;
+      };
+      return writer.write(() => store.reprice(workspaceId, range, priceOf));
+    },
+  };
+}
+
+export type PricingService = ReturnType<typeof createPricingService>;
+/** The price seam other services take: `quote` of the pricing service. */
+export type PriceQuote = PricingService['quote'];
