@@ -202,9 +202,7 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
   });
 
   const playground = createPlaygroundService({
-    providers, prompts, requests, now,
-    // The seam for issue 14's price table (services/pricing.ts): playground calls cost 0 until it lands.
-    price: () => 0,
+    providers, prompts, requests, now, quote: pricing.quote,
   });
 
   const datasetStore = createDatasetStore(db);

@@ -3,7 +3,7 @@ import type { Engine } from './config-fields';
 import { createLimiter, type Limiter } from './limiter';
 import type { OutboundFetch } from '../outbound/gate';
 import { isProviderId, providerModules } from '../providers/index';
-import type { PriceQuote, Quote } from '../services/pricing';
+import { quoteCall, type PriceQuote, type Quote } from '../services/pricing';
 import type { ChatMessage, ProviderConnection, ProviderHttp, ProviderModule } from '../providers/provider';
 
 /** Where an LLM call comes from: its log entry is tagged with the report so cost and tokens add up. */
@@ -77,11 +77,8 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
 
   /** The table row of the provider's name in the pipeline, else of its client (a registered
    * `my-openai` prices `gpt-4o` like `openai`). */
-  const priceOf = (scope: CallScope, connection: ProviderConnection, model: string, inputTokens: number, outputTokens: number): Quote => {
-    const usage = { model, input_tokens: inputTokens, output_tokens: outputTokens };
-    const byName = quote(scope.workspaceId, { ...usage, provider: connection.name });
-    return byName.price_source === 'none' ? quote(scope.workspaceId, { ...usage, provider: connection.client }) : byName;
-  };
+  const priceOf = (scope: CallScope, connection: ProviderConnection, model: string, inputTokens: number, outputTokens: number): Quote =>
+    quoteCall(quote, scope.workspaceId, connection, { model, input_tokens: inputTokens, output_tokens: outputTokens });
 
   const httpFor = (scope: CallScope): ProviderHttp => (url, init) => outbound({ workspaceId: scope.workspaceId, reportId: scope.reportId }, url, init);
 

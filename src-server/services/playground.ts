@@ -10,22 +10,15 @@ import { LogRequestBody } from '../schemas/logging';
 import type { PlaygroundAnswer, PlaygroundRunBody } from '../schemas/playground';
 import type { PromptService } from './prompts';
 import type { ProviderService } from './providers';
+import { quoteCall, type PriceQuote, type Quote } from './pricing';
 import type { RequestService } from './requests';
-
-/** What a priced call is made of: the price table's input (issue 14, item 5). */
-export interface PlaygroundCallCost {
-  provider: string;
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-}
 
 export interface PlaygroundDeps {
   providers: Pick<ProviderService, 'open'>;
   prompts: Pick<PromptService, 'prepare'>;
   requests: Pick<RequestService, 'log'>;
-  /** USD for one call; composed in compose.ts, where the price table plugs in. */
-  price: (call: PlaygroundCallCost) => number;
+  /** The price table (services/pricing.ts): a call is priced like an evaluation's. */
+  quote: PriceQuote;
   now: () => number;
 }
 
@@ -51,7 +44,7 @@ function render(template: Json, variables: Json): Json {
   }
 }
 
-export function createPlaygroundService({ providers, prompts, requests, price, now }: PlaygroundDeps) {
+export function createPlaygroundService({ providers, prompts, requests, quote, now }: PlaygroundDeps) {
   /** Resolves the version (if named), the provider and the model; throws the 404/422 the client must fix. */
   function prepare(workspaceId: number, body: PlaygroundRunBody): PreparedRun {
     let providerName = body.provider;
@@ -104,21 +97,21 @@ export function createPlaygroundService({ providers, prompts, requests, price, n
       if (signal.aborted) throw error;
       if (error instanceof ProviderError && error.cause instanceof EgressBlockedError) throw new AppError('forbidden', error.message);
       if (!(error instanceof ProviderError)) throw error;
-      const failed = await log(workspaceId, prepared, startedAt, { text: null, inputTokens: 0, outputTokens: 0, price: 0, error: error.message });
+      const failed = await log(workspaceId, prepared, startedAt, { text: null, inputTokens: 0, outputTokens: 0, priced: { price: 0, price_source: 'none' }, error: error.message });
       throw new AppError('bad_gateway', `The provider '${prepared.providerName}' failed: ${error.message}`, undefined, {
         request_id: failed.id,
         provider_status: error.status ?? null,
       });
     }
-    const cost = price({ provider: prepared.providerName, model: prepared.model, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens });
+    const priced = quoteCall(quote, workspaceId, connection, { model: prepared.model, input_tokens: answer.inputTokens, output_tokens: answer.outputTokens });
     const endedAt = now();
-    const logged = await log(workspaceId, prepared, startedAt, { text: answer.text, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, price: cost, error: null }, endedAt);
+    const logged = await log(workspaceId, prepared, startedAt, { text: answer.text, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, priced, error: null }, endedAt);
     return {
       request_id: logged.id,
       output: answer.text,
       input_tokens: answer.inputTokens,
       output_tokens: answer.outputTokens,
-      price: cost,
+      price: priced.price,
       latency_ms: Math.max(0, Math.round(endedAt - startedAt)),
     };
   }
@@ -127,7 +120,7 @@ export function createPlaygroundService({ providers, prompts, requests, price, n
     text: string | null;
     inputTokens: number;
     outputTokens: number;
-    price: number;
+    priced: Quote;
     error: string | null;
   }
 
@@ -148,12 +141,12 @@ export function createPlaygroundService({ providers, prompts, requests, price, n
         prompt_input_variables: prepared.prompt?.inputVariables ?? {},
         input_tokens: outcome.inputTokens,
         output_tokens: outcome.outputTokens,
-        price: outcome.price,
         function_name: FUNCTION_NAME,
         status: outcome.error ? 'ERROR' : 'SUCCESS',
         error_type: outcome.error ? 'ProviderError' : null,
         error_message: outcome.error?.slice(0, 1024) ?? null,
       }),
+      outcome.priced,
     );
   }
 

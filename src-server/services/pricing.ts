@@ -110,5 +110,12 @@ export function createPricingService({ store, writer, now }: { store: PriceStore
 }
 
 export type PricingService = ReturnType<typeof createPricingService>;
+
+/** A call made through a provider connection: the table row of the connection's name, else of its
+ * client (a registered `my-openai` prices `gpt-4o` like `openai`). */
+export function quoteCall(quote: PriceQuote, workspaceId: number, connection: { name: string; client: string }, usage: Omit<Usage, 'provider'>): Quote {
+  const byName = quote(workspaceId, { ...usage, provider: connection.name });
+  return byName.price_source === 'none' && connection.client !== connection.name ? quote(workspaceId, { ...usage, provider: connection.client }) : byName;
+}
 /** The price seam other services take: `quote` of the pricing service. */
 export type PriceQuote = PricingService['quote'];
