@@ -5,6 +5,7 @@ import evaluations from './004-evaluations';
 import egress from './006-egress';
 import spans from './007-spans';
 import manifests from './008-manifests';
+import archiveDatasetGroups from './010-archive-dataset-groups';
 import retention from './012-retention';
 import requestSorts from './013-request-sorts';
 
@@ -23,6 +24,7 @@ export const migrations: readonly Migration[] = [
   { id: '006-egress', sql: egress },
   { id: '007-spans', sql: spans },
   { id: '008-manifests', sql: manifests },
+  { id: '010-archive-dataset-groups', sql: archiveDatasetGroups },
   { id: '012-retention', sql: retention },
   { id: '013-request-sorts', sql: requestSorts },
 ];
