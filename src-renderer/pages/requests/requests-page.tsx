@@ -9,6 +9,8 @@ import { useRequestPages } from './use-request-pages';
 import { RequestsEmpty } from './requests-empty';
 import { SelectionBar } from './selection-bar';
 import { sortFromUrl } from './sort-header';
+import { ExportMenu } from './export-menu';
+import { DeleteMatching } from './delete-requests';
 
 /** The server stops counting filtered matches here (a count over a million rows would cost more than the page). */
 const COUNT_CAP = 1000;
@@ -44,7 +46,9 @@ export function RequestsPage() {
           {pages.loading && pages.items.length === 0 ? 'Loading…' : `${fmtInt(pages.total)}${filtered && pages.total >= COUNT_CAP ? '+' : ''} ${filtered ? 'matching' : 'logged'}`}
         </span>
         <span className="spacer" />
-        <SelectionBar checked={checked} onClear={() => setChecked(new Set())} />
+        <SelectionBar checked={checked} onClear={() => setChecked(new Set())} onDeleted={() => (setChecked(new Set()), pages.reload())} />
+        <ExportMenu query={query} />
+        <DeleteMatching query={query} total={pages.total} capped={filtered && pages.total >= COUNT_CAP} onDeleted={() => (setChecked(new Set()), pages.reload())} />
         <button type="button" onClick={pages.reload} title="Reload">
           ↻ Refresh
         </button>
