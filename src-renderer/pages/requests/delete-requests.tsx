@@ -18,7 +18,7 @@ export function filtersOf(query: Query): Record<string, unknown> {
   return filters;
 }
 
-const IRREVERSIBLE = 'This cannot be undone: the requests, their scores, tags and metadata are deleted, and the dashboard no longer counts them.';
+const WHAT_GOES = 'The requests go with their scores, tags and metadata, and the dashboard stops counting them.';
 
 /** "Delete…" for the checked requests. */
 export function DeleteSelected({ ids, onDeleted }: { ids: number[]; onDeleted: () => void }) {
@@ -27,12 +27,12 @@ export function DeleteSelected({ ids, onDeleted }: { ids: number[]; onDeleted: (
   return (
     <>
       <button type="button" className="danger" onClick={() => setAsking(true)}>
-        Delete…
+        Delete selected…
       </button>
       {asking ? (
         <ConfirmDialog
           title={`Delete ${countOf(ids.length, 'request')}? This cannot be undone.`}
-          message={IRREVERSIBLE}
+          message={WHAT_GOES}
           confirmLabel={`Delete ${countOf(ids.length, 'request')}`}
           onConfirm={async () => {
             await api('/api/public/v2/requests/delete', { body: { ids } });
@@ -49,7 +49,7 @@ export function DeleteSelected({ ids, onDeleted }: { ids: number[]; onDeleted: (
  * "Delete all matching…": everything the current filters match, not only the loaded rows. The
  * count is the explorer's: exact unfiltered, "1,000+" past the server's counting cap.
  */
-export function DeleteMatching({ query, total, capped, onDeleted }: { query: Query; total: number; capped: boolean; onDeleted: () => void }) {
+export function DeleteMatching({ query, total, filtered, capped, onDeleted }: { query: Query; total: number; filtered: boolean; capped: boolean; onDeleted: () => void }) {
   const api = useApi();
   const [asking, setAsking] = useState(false);
   const [done, setDone] = useState<string | null>(null);
@@ -58,13 +58,13 @@ export function DeleteMatching({ query, total, capped, onDeleted }: { query: Que
   return (
     <>
       <button type="button" className="danger" onClick={() => (setDone(null), setAsking(true))}>
-        Delete all…
+        {filtered ? 'Delete all matching…' : 'Delete all…'}
       </button>
       {done ? <span className="muted" role="status">{done}</span> : null}
       {asking ? (
         <ConfirmDialog
           title={`Delete ${howMany}? This cannot be undone.`}
-          message={`Every request matching the current filters goes, not only those loaded on screen. ${IRREVERSIBLE}`}
+          message={`Every request matching the current filters, not only those loaded on screen. ${WHAT_GOES}`}
           confirmLabel={`Delete ${howMany}`}
           onConfirm={async () => {
             const res = await api<{ deleted: number }>('/api/public/v2/requests/delete', { body: { filters: filtersOf(query) } });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorText, type Query } from '../../api/client';
 import { useApi } from '../../api/context';
 
@@ -22,6 +22,18 @@ export function ExportMenu({ query }: { query: Query }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const menu = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: MouseEvent) => !menu.current?.contains(e.target as Node) && setOpen(false);
+    const escape = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    document.addEventListener('mousedown', outside);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('mousedown', outside);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
 
   const run = async (choice: Choice) => {
     setOpen(false);
@@ -54,7 +66,7 @@ export function ExportMenu({ query }: { query: Query }) {
   };
 
   return (
-    <span className="export-menu">
+    <span className="export-menu" ref={menu}>
       <button type="button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)} disabled={busy}>
         {busy ? 'Exporting…' : 'Export ▾'}
       </button>

@@ -48,7 +48,7 @@ export function RequestsPage() {
         <span className="spacer" />
         <SelectionBar checked={checked} onClear={() => setChecked(new Set())} onDeleted={() => (setChecked(new Set()), pages.reload())} />
         <ExportMenu query={query} />
-        <DeleteMatching query={query} total={pages.total} capped={filtered && pages.total >= COUNT_CAP} onDeleted={() => (setChecked(new Set()), pages.reload())} />
+        <DeleteMatching query={query} total={pages.total} filtered={filtered} capped={filtered && pages.total >= COUNT_CAP} onDeleted={() => (setChecked(new Set()), pages.reload())} />
         <button type="button" onClick={pages.reload} title="Reload">
           ↻ Refresh
         </button>
