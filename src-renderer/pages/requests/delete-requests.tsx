@@ -53,13 +53,14 @@ export function DeleteMatching({ query, total, filtered, capped, onDeleted }: { 
   const api = useApi();
   const [asking, setAsking] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  if (total === 0) return null;
   const howMany = capped ? `${fmtInt(total)}+ requests` : countOf(total, 'request');
   return (
     <>
-      <button type="button" className="danger" onClick={() => (setDone(null), setAsking(true))}>
-        {filtered ? 'Delete all matching…' : 'Delete all…'}
-      </button>
+      {total > 0 ? (
+        <button type="button" className="danger" onClick={() => (setDone(null), setAsking(true))}>
+          {filtered ? 'Delete all matching…' : 'Delete all…'}
+        </button>
+      ) : null}
       {done ? <span className="muted" role="status">{done}</span> : null}
       {asking ? (
         <ConfirmDialog
