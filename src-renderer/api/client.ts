@@ -20,6 +20,8 @@ export interface RequestInit {
   body?: unknown;
   query?: Query | URLSearchParams;
   signal?: AbortSignal;
+  /** Answer the Response itself (for downloads, read as a stream) once it is known to be OK. */
+  raw?: boolean;
 }
 
 export type Api = <T = unknown>(path: string, init?: RequestInit) => Promise<T>;
@@ -46,6 +48,7 @@ export function createApi(token: string, onUnauthorized: () => void): Api {
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: init.signal,
     });
+    if (init.raw && response.ok) return response as T;
     if (response.status === 204) return undefined as T;
     const text = await response.text();
     let body: unknown = text;

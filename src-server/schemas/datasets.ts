@@ -7,6 +7,7 @@ const FolderId = PositiveId.nullish();
 const GroupId = PositiveId;
 
 export const CreateDatasetGroupBody = z.object({ name: GroupName, folder_id: FolderId });
+export const RenameDatasetGroupBody = z.object({ name: GroupName });
 
 export const DatasetGroupListQuery = PageQuery.extend({
   folder_id: QueryInt(z.number().int().min(1)).optional(),

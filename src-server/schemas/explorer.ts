@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, QueryInt, RequestStatus, Tag, Timestamp } from './common';
+import { IsoDateTime, PositiveId, QueryInt, RequestStatus, Success, Tag, Timestamp } from './common';
 import { PriceSource } from './prices';
 
 /** A query-string timestamp: epoch seconds when numeric, else ISO 8601. */
@@ -38,6 +38,42 @@ export const RequestListQuery = z.object({
   cursor: z.string().max(200).optional(),
 });
 export type RequestListQuery = z.output<typeof RequestListQuery>;
+
+/** The explorer's filters alone: what an export streams and a bulk delete removes. */
+export const ExplorerFilters = RequestListQuery.omit({ limit: true, cursor: true });
+export type ExplorerFilters = z.output<typeof ExplorerFilters>;
+
+export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
+
+/** `GET /api/public/v2/requests/export`; `bom=true` starts a CSV with a UTF-8 byte order mark
+ * (docs/decisions.md: Excel reads a CSV without one in the system's legacy code page). */
+export const RequestExportQuery = ExplorerFilters.extend({
+  format: z.enum(EXPORT_FORMATS).default('jsonl'),
+  bom: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+}).superRefine((q, ctx) => {
+  if (q.bom && q.format !== 'csv') ctx.addIssue({ code: 'custom', path: ['bom'], message: 'A byte order mark applies to CSV only' });
+});
+
+/** Ids per `POST …/requests/delete` with `ids`; larger sets go by `filters`. */
+export const MAX_DELETE_IDS = 10_000;
+
+/** Filters written as in the explorer's query string; JSON numbers are read as their text. */
+const FiltersInBody = z.preprocess(
+  (v) => (v !== null && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'number' ? String(x) : x]))
+    : v),
+  ExplorerFilters.strict(),
+);
+
+/** `POST /api/public/v2/requests/delete`: exactly one of `ids` or `filters`. */
+export const DeleteRequestsBody = z.object({
+  ids: z.array(PositiveId).min(1).max(MAX_DELETE_IDS).optional(),
+  filters: FiltersInBody.optional(),
+}).superRefine((b, ctx) => {
+  if ((b.ids === undefined) === (b.filters === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['ids'], message: 'Give exactly one of ids or filters' });
+  }
+});
 
 export const RequestStatsQuery = z.object({
   start_time: QueryTimestamp.optional(),
@@ -119,3 +155,5 @@ export const RequestStats = z.object({
   by_day: z.array(Totals.extend({ day: z.string() })),
   by_model: z.array(Totals.extend({ provider: z.string(), model: z.string() })),
 });
+
+export const Deleted = z.object({ success: Success, deleted: z.number().int() });

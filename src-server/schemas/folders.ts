@@ -6,6 +6,8 @@ export const CreateFolderBody = z.object({
   parent_id: PositiveId.nullish(),
 });
 
+export const RenameFolderBody = z.object({ name: CreateFolderBody.shape.name });
+
 export const FolderListQuery = z.object({
   /** Only the folders directly inside this one; absent lists the whole tree. */
   parent_id: QueryInt(z.number().int().min(1)).optional(),

@@ -4,6 +4,9 @@ import { IsoDateTime, PageFields, PositiveId, QueryInt, Success } from './common
 
 const Name = z.string().min(1).max(255);
 
+/** `PATCH /api/public/v2/reports/{id}`: names follow create's rule (1–255; not required unique). */
+export const RenameReportBody = z.object({ name: Name });
+
 /** One evaluation column as `POST /reports` and `POST /report-columns` take it. */
 export const ColumnInput = z.object({
   column_type: z.enum(columnTypeIds as [string, ...string[]]),

@@ -10,7 +10,7 @@ export type ExportFormat = 'csv' | 'jsonl';
 const CHUNK_ROWS = 100;
 
 /** A CSV cell: text as is, empty for null, JSON for numbers, booleans, objects and arrays. */
-function cell(value: unknown): string {
+export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   return neutralised(typeof value === 'string' ? value : JSON.stringify(value));
 }

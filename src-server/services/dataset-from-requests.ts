@@ -1,6 +1,7 @@
 import { AppError } from '../errors';
 import type { FromRequestsBody } from '../schemas/datasets';
 import { keysetOf, type Keyset, type LoggedRequest, type RequestFilter, type RequestStore } from '../store/requests';
+import { requestFilter } from './request-filter';
 import { publishRecords, type DatasetImportDeps, type PublishedVersion } from './dataset-import';
 
 /** Columns every request row has, after its input variables. */
@@ -58,24 +59,6 @@ export function requestRecord(row: LoggedRequest, variablesToParse?: readonly st
   return record;
 }
 
-export function filterOf(body: FromRequestsBody): RequestFilter {
-  return {
-    q: body.q,
-    tags: body.tags,
-    metadata: body.metadata,
-    provider: body.provider,
-    model: body.model,
-    promptId: body.prompt_id,
-    promptVersionNumber: body.prompt_version_number,
-    status: body.status,
-    scoreMin: body.score_min,
-    scoreMax: body.score_max,
-    startTime: body.start_time,
-    endTime: body.end_time,
-    groupId: body.group_id,
-  };
-}
-
 /** `from-filter-params`: the listed requests (in the given order) or the explorer's matches (newest first). */
 export async function publishFromRequests(
   deps: DatasetImportDeps & { requests: RequestStore },
@@ -101,7 +84,7 @@ export async function publishFromRequests(
       }
     })();
   } else {
-    const filter = filterOf(body);
+    const filter = requestFilter(body);
     if (requests.list(workspaceId, filter, undefined, 1).length === 0) {
       throw new AppError('bad_request', 'No logged request matches these filters; nothing to put in a dataset version.');
     }

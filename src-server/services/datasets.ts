@@ -62,6 +62,20 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
     return folderId;
   }
 
+  function groupView(workspaceId: number, groupId: number) {
+    const group = requireGroup(workspaceId, groupId, ['path', 'id']);
+    const s = store.groupSummaries([group.id]).get(group.id)!;
+    return {
+      success: true,
+      dataset_group: {
+        ...group,
+        version_count: s.versions,
+        latest_version: s.latest ?? null,
+        draft_dataset_id: s.draft?.id ?? null,
+      },
+    };
+  }
+
   /** Appends rows to the group's draft (creating one if missing); columns are merged. */
   function appendToDraft(groupId: number, rows: Array<Record<string, unknown>>): Promise<number> {
     return writer.write(() => {
@@ -89,6 +103,27 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
       return { success: true, dataset_group: group, dataset: { id: created.draftId, version_number: DRAFT_VERSION } };
     },
 
+    /** `PATCH …/dataset-groups/{id}`: a new name, unique among the workspace's live groups (409). */
+    async renameGroup(workspaceId: number, groupId: number, body: { name: string }) {
+      requireGroup(workspaceId, groupId, ['path', 'id']);
+      await writer.write(() => {
+        const same = store.groupByName(workspaceId, body.name);
+        if (same && same.id !== groupId) throw new AppError('conflict', `A dataset group named '${body.name}' already exists in this workspace.`);
+        if (!store.renameGroup(workspaceId, groupId, body.name)) throw notFound(`Dataset group ${groupId}`);
+      });
+      return groupView(workspaceId, groupId);
+    },
+
+    /**
+     * `DELETE …/dataset-groups/{id}`: archived, not deleted. Gone from lists and 404 by group id;
+     * its versions stay readable by dataset id, so the runs that pinned them still render.
+     */
+    async archiveGroup(workspaceId: number, groupId: number) {
+      await writer.write(() => {
+        if (!store.archiveGroup(workspaceId, groupId, now())) throw notFound(`Dataset group ${groupId}`);
+      });
+    },
+
     listGroups(workspaceId: number, query: { page: number; per_page: number; folder_id?: number; name?: string }) {
       const { items, total } = store.listGroups(
         workspaceId,
@@ -111,19 +146,7 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
       };
     },
 
-    getGroup(workspaceId: number, groupId: number) {
-      const group = requireGroup(workspaceId, groupId, ['path', 'id']);
-      const s = store.groupSummaries([group.id]).get(group.id)!;
-      return {
-        success: true,
-        dataset_group: {
-          ...group,
-          version_count: s.versions,
-          latest_version: s.latest ?? null,
-          draft_dataset_id: s.draft?.id ?? null,
-        },
-      };
-    },
+    getGroup: groupView,
 
     listVersions(workspaceId: number, query: { dataset_group_id?: number; page: number; per_page: number; include_draft: boolean }) {
       const offset = (query.page - 1) * query.per_page;
@@ -227,9 +250,8 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
 
     export(workspaceId: number, datasetId: number, format: ExportFormat) {
       const version = requireDataset(workspaceId, datasetId);
-      const group = store.group(workspaceId, version.dataset_group_id)!;
       const label = version.version_number === DRAFT_VERSION ? 'draft' : `v${version.version_number}`;
-      return { fileName: `${group.name}-${label}.${format}`, stream: exportStream(store, version, format) };
+      return { fileName: `${store.groupName(version.dataset_group_id)}-${label}.${format}`, stream: exportStream(store, version, format) };
     },
 
     /** Publishes the draft as the next version; a new empty draft takes its place. */

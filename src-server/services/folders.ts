@@ -23,6 +23,20 @@ export function createFolderService({ store, writer, now }: FolderServiceDeps) {
       return { success: true, folder: store.get(workspaceId, id)! };
     },
 
+    /** `PATCH …/folders/{id}`: a new name, unique among its siblings (409), as at create. */
+    async rename(workspaceId: number, id: number, body: { name: string }) {
+      await writer.write(() => {
+        const folder = store.get(workspaceId, id);
+        if (!folder) throw notFound(`Folder ${id}`);
+        const same = store.sibling(workspaceId, folder.parent_id, body.name);
+        if (same && same.id !== id) {
+          throw new AppError('conflict', `A folder named '${body.name}' already exists ${folder.parent_id === null ? 'at the root' : `in folder ${folder.parent_id}`}.`);
+        }
+        store.rename(workspaceId, id, body.name);
+      });
+      return { success: true, folder: store.get(workspaceId, id)! };
+    },
+
     list(workspaceId: number, query: { parent_id?: number }) {
       if (query.parent_id !== undefined && !store.get(workspaceId, query.parent_id)) throw notFound(`Folder ${query.parent_id}`);
       const rows = query.parent_id === undefined ? store.list(workspaceId) : store.children(workspaceId, query.parent_id);

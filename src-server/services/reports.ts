@@ -72,6 +72,13 @@ export function createReportService(deps: ReportServiceDeps) {
     reports.touch(reportId, at);
   }
 
+  /** `GET /reports/{id}`: a run also carries its manifest. */
+  function detail(workspaceId: number, id: number) {
+    const report = requireReport(workspaceId, id);
+    const view = reportView(report, reports.columns(id), deps.cells, deps.runner(), datasets, now());
+    return report.is_blueprint ? view : { ...view, report: { ...view.report, manifest: reports.manifest(id) } };
+  }
+
   const drafts = (rows: ReportColumn[]): ColumnDraft[] =>
     rows.map(({ id, name, column_type, configuration, is_part_of_score }) => ({ id, name, column_type, configuration, is_part_of_score }));
 
@@ -173,11 +180,7 @@ export function createReportService(deps: ReportServiceDeps) {
       await writer.write(() => saveColumns(row.report_id, existing, columns, now()));
     },
 
-    get(workspaceId: number, id: number) {
-      const report = requireReport(workspaceId, id);
-      const view = reportView(report, reports.columns(id), deps.cells, deps.runner(), datasets, now());
-      return report.is_blueprint ? view : { ...view, report: { ...view.report, manifest: reports.manifest(id) } };
-    },
+    get: detail,
 
     /** `GET /api/public/v2/evaluations`: pipelines, newest first, each with its runs. */
     list(workspaceId: number, page: number, perPage: number) {
@@ -202,6 +205,13 @@ export function createReportService(deps: ReportServiceDeps) {
         })),
       }));
       return { items, ...pageFields(page, perPage, total) };
+    },
+
+    /** `PATCH /api/public/v2/reports/{id}`: renames a pipeline or a run. */
+    async rename(workspaceId: number, id: number, body: { name: string }) {
+      const report = requireReport(workspaceId, id);
+      await writer.write(() => reports.rename(report.id, body.name, now()));
+      return detail(workspaceId, id);
     },
 
     /** `DELETE /reports/{id}`: archived (gone from lists, 404 afterwards); a running run is canceled first. */

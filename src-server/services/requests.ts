@@ -1,14 +1,17 @@
 import { invalidField, notFound } from '../errors';
 import type { LogRequestBody } from '../schemas/logging';
-import type { RequestListQuery } from '../schemas/explorer';
+import type { ExplorerFilters, RequestListQuery } from '../schemas/explorer';
 import { MAX_TIMESTAMP_MS, MIN_TIMESTAMP_MS } from '../schemas/common';
+import { isoDate } from '../iso-date';
 import type { Writer } from '../store/writer';
 import type { Ingest } from '../store/ingest';
-import { keysetOf, type Keyset, type LoggedRequest, type PriceSource, type RequestOrder, type RequestStore } from '../store/requests';
+import { keysetOf, type Keyset, type LoggedRequest, type PriceSource, type RequestFilter, type RequestOrder, type RequestStore } from '../store/requests';
 import type { ReviewBody } from '../schemas/review';
 import type { RequestStatsStore } from '../store/request-stats';
 import { percentiles, utcDay } from '../store/request-stats';
 import { type PromptLinks, requestAsVersion } from './prompt-links';
+import { requestFilter } from './request-filter';
+import { requestExportStream, type RequestExportFormat } from './request-export';
 import { searchText } from '../store/text-index';
 
 export interface RequestServiceDeps {
@@ -52,6 +55,15 @@ export interface PricedUsage {
 /** A logged request in the log body's own field names (API.md "A logged request"). */
 export type RequestView = ReturnType<ReturnType<typeof createRequestService>['view']>;
 
+/**
+ * Requests deleted per transaction. A batch of 500 is ~15 ms of SQLite work (fts, rollups,
+ * cascades), so ingest, on its own connection, waits at most that long for the write lock.
+ */
+const DELETE_BATCH = 500;
+const DELETE_PAUSE_MS = 20;
+/** Requests per export page: one page is what an export holds in memory at a time. */
+const EXPORT_PAGE = 200;
+
 export function createRequestService({ store, stats, writer, ingest, promptLinks, now }: RequestServiceDeps) {
   function view(row: LoggedRequest, scores: Record<string, number>) {
     const linked = row.prompt_version_id === null ? null : promptLinks.version(row.workspace_id, row.prompt_version_id);
@@ -91,6 +103,34 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
       prompt_version: linked ?? requestAsVersion(row.input, row.provider, row.model, row.parameters),
       created_at: row.created_at,
     };
+  }
+
+  /** Every match of the filter, newest first, a fresh keyset query per page (no cursor stays open
+   * between pages, so writes may run while the caller works through them). */
+  function* matchingPages(workspaceId: number, filter: RequestFilter, pageSize: number): Generator<LoggedRequest[]> {
+    let after: Keyset | undefined;
+    for (;;) {
+      const page = store.list(workspaceId, filter, after, pageSize);
+      if (page.length > 0) yield page;
+      if (page.length < pageSize) return;
+      after = keysetOf(page[page.length - 1]);
+    }
+  }
+
+  /**
+   * Deletes in transactions of DELETE_BATCH, one after the other, with a pause between them: the
+   * ingest thread waiting for the write lock retries on SQLite's busy-handler schedule (every
+   * 25–100 ms once it has waited a while), so back-to-back batches could starve it.
+   */
+  async function deleteBatches(workspaceId: number, batches: Iterable<number[]>): Promise<number> {
+    let deleted = 0;
+    let first = true;
+    for (const ids of batches) {
+      if (!first) await new Promise((resolve) => setTimeout(resolve, DELETE_PAUSE_MS));
+      first = false;
+      deleted += await writer.write(() => store.deleteRequests(workspaceId, ids));
+    }
+    return deleted;
   }
 
   function requireRow(workspaceId: number, id: number): LoggedRequest {
@@ -217,24 +257,7 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
     },
 
     list(workspaceId: number, query: RequestListQuery) {
-      const filter = {
-        q: query.q,
-        tags: query.tags,
-        metadata: query.metadata,
-        provider: query.provider,
-        model: query.model,
-        promptId: query.prompt_id,
-        promptVersionNumber: query.prompt_version_number,
-        status: query.status,
-        scoreMin: query.score_min,
-        scoreMax: query.score_max,
-        startTime: query.start_time,
-        endTime: query.end_time,
-        groupId: query.group_id,
-        hasNote: query.has_note,
-        scored: query.scored,
-        scoreName: query.score_name,
-      };
+      const filter = requestFilter(query);
       const order: RequestOrder = { by: query.sort, direction: query.order };
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order);
       const rows = store.list(workspaceId, filter, after, query.limit + 1, order);
@@ -247,6 +270,41 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
         next_cursor: rows.length > query.limit ? encodeCursor(keysetOf(last, order), order) : null,
         total_estimate: unfiltered ? stats.total(workspaceId) : store.count(workspaceId, filter),
       };
+    },
+
+    /** `GET …/requests/export`: every match as JSONL (records as `get` returns them) or CSV. */
+    export(workspaceId: number, query: ExplorerFilters & { format: RequestExportFormat; bom: boolean }) {
+      const filter = requestFilter(query);
+      const views = (function* () {
+        for (const page of matchingPages(workspaceId, filter, EXPORT_PAGE)) {
+          const scores = store.scores(page.map((r) => r.id));
+          yield page.map((row) => view(row, scores.get(row.id)!));
+        }
+      })();
+      const stamp = isoDate(now()).slice(0, 19).replaceAll(':', '-');
+      return { fileName: `requests-${stamp}.${query.format}`, stream: requestExportStream(views, query.format, query.bom) };
+    },
+
+    /** `DELETE …/requests/{id}`: the request and everything that belongs to it. */
+    async delete(workspaceId: number, id: number) {
+      const deleted = await writer.write(() => store.deleteRequests(workspaceId, [id]));
+      if (deleted === 0) throw notFound('Request');
+      return { success: true as const, deleted };
+    },
+
+    /** `POST …/requests/delete`: by ids (unknown ones and other workspaces' count 0) or by filter. */
+    async deleteMany(workspaceId: number, body: { ids?: number[]; filters?: ExplorerFilters }) {
+      let batches: Iterable<number[]>;
+      if (body.ids) {
+        const ids = [...new Set(body.ids)];
+        batches = Array.from({ length: Math.ceil(ids.length / DELETE_BATCH) }, (_, i) => ids.slice(i * DELETE_BATCH, (i + 1) * DELETE_BATCH));
+      } else {
+        const pages = matchingPages(workspaceId, requestFilter(body.filters ?? {}), DELETE_BATCH);
+        batches = (function* () {
+          for (const page of pages) yield page.map((r) => r.id);
+        })();
+      }
+      return { success: true as const, deleted: await deleteBatches(workspaceId, batches) };
     },
 
     stats(workspaceId: number, query: { start_time?: number; end_time?: number; provider?: string; model?: string }) {

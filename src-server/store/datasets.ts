@@ -7,6 +7,7 @@ interface DatasetGroupRow {
   folder_id: number | null;
   name: string;
   created_at: number;
+  archived_at: number | null;
 }
 
 /** One version of a group. `column_names` is a JSON array; see 003-datasets.ts for version_number. */
@@ -79,8 +80,15 @@ const ROWS_PER_INSERT = 100;
 
 export function createDatasetStore(db: Db) {
   const insertGroup = db.prepare('INSERT INTO dataset_groups (workspace_id, folder_id, name, created_at) VALUES (?, ?, ?, ?)');
-  const groupById = db.prepare<[number, number], DatasetGroupRow>('SELECT * FROM dataset_groups WHERE id = ? AND workspace_id = ?');
-  const groupByName = db.prepare<[number, string], DatasetGroupRow>('SELECT * FROM dataset_groups WHERE workspace_id = ? AND name = ?');
+  const groupById = db.prepare<[number, number], DatasetGroupRow>(
+    'SELECT * FROM dataset_groups WHERE id = ? AND workspace_id = ? AND archived_at IS NULL',
+  );
+  const groupByName = db.prepare<[number, string], DatasetGroupRow>(
+    'SELECT * FROM dataset_groups WHERE workspace_id = ? AND name = ? AND archived_at IS NULL',
+  );
+  const groupNameOf = db.prepare<[number], { name: string }>('SELECT name FROM dataset_groups WHERE id = ?');
+  const archiveGroup = db.prepare('UPDATE dataset_groups SET archived_at = ? WHERE id = ? AND workspace_id = ? AND archived_at IS NULL');
+  const renameGroup = db.prepare('UPDATE dataset_groups SET name = ? WHERE id = ? AND workspace_id = ? AND archived_at IS NULL');
   const insertDataset = db.prepare(
     'INSERT INTO datasets (dataset_group_id, version_number, column_names, row_count, created_at) VALUES (?, ?, ?, ?, ?)',
   );
@@ -139,7 +147,13 @@ export function createDatasetStore(db: Db) {
       return { groupId, draftId };
     },
 
+    /** A live group; an archived one is as unknown as a missing one. */
     group: (workspaceId: number, id: number) => maybe(decodeGroup, groupById.get(id, workspaceId)),
+    /** The group's name, archived or not: the versions of an archived group stay readable by id. */
+    groupName: (groupId: number) => groupNameOf.get(groupId)?.name,
+    /** Hides the group from lists and reads by group id; its versions stay, since runs pin them. */
+    archiveGroup: (workspaceId: number, id: number, now: number) => archiveGroup.run(now, id, workspaceId).changes > 0,
+    renameGroup: (workspaceId: number, id: number, name: string) => renameGroup.run(name, id, workspaceId).changes > 0,
     groupByName: (workspaceId: number, name: string) => maybe(decodeGroup, groupByName.get(workspaceId, name)),
 
     listGroups(workspaceId: number, filter: { folderId?: number | null; name?: string }, limit: number, offset: number) {
@@ -195,7 +209,7 @@ export function createDatasetStore(db: Db) {
     /** Every visible version in the workspace, newest first (the draft of each group included). */
     listWorkspaceVersions(workspaceId: number, limit: number, offset: number) {
       const from = `FROM datasets d JOIN dataset_groups g ON g.id = d.dataset_group_id
-        WHERE g.workspace_id = ? AND d.version_number IS NOT NULL`;
+        WHERE g.workspace_id = ? AND g.archived_at IS NULL AND d.version_number IS NOT NULL`;
       const items = db.prepare<[number, number, number], DatasetRow>(`SELECT d.* ${from} ORDER BY d.id DESC LIMIT ? OFFSET ?`).all(workspaceId, limit, offset).map(decodeVersion);
       const total = (db.prepare<[number], { n: number }>(`SELECT count(*) AS n ${from}`).get(workspaceId) as { n: number }).n;
       return { items, total };
@@ -263,7 +277,7 @@ export function createDatasetStore(db: Db) {
 export type DatasetStore = ReturnType<typeof createDatasetStore>;
 
 function groupWhere(workspaceId: number, filter: { folderId?: number | null; name?: string }) {
-  const where = ['workspace_id = ?'];
+  const where = ['workspace_id = ?', 'archived_at IS NULL'];
   const params: unknown[] = [workspaceId];
   if (filter.folderId === null) where.push('folder_id IS NULL');
   else if (filter.folderId !== undefined) (where.push('folder_id = ?'), params.push(filter.folderId));

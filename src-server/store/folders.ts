@@ -32,6 +32,7 @@ export function createFolderStore(db: Db) {
   const sibling = db.prepare<[number, number | null, string], FolderRow>(
     'SELECT * FROM folders WHERE workspace_id = ? AND parent_id IS ? AND name = ?',
   );
+  const rename = db.prepare('UPDATE folders SET name = ? WHERE id = ? AND workspace_id = ?');
   const all = db.prepare<[number], FolderRow>('SELECT * FROM folders WHERE workspace_id = ? ORDER BY name COLLATE NOCASE, id');
   const children = db.prepare<[number, number | null], FolderRow>(
     'SELECT * FROM folders WHERE workspace_id = ? AND parent_id IS ? ORDER BY name COLLATE NOCASE, id',
@@ -49,6 +50,7 @@ export function createFolderStore(db: Db) {
       const row = sibling.get(workspaceId, parentId, name);
       return row && decode(row);
     },
+    rename: (workspaceId: number, id: number, name: string) => void rename.run(name, id, workspaceId),
     list: (workspaceId: number): Folder[] => all.all(workspaceId).map(decode),
     children: (workspaceId: number, parentId: number | null): Folder[] => children.all(workspaceId, parentId).map(decode),
   };

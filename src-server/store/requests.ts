@@ -48,6 +48,10 @@ interface RequestRow {
   fts_key: number | null;
 }
 
+/** What deleting a request must undo besides its row. */
+type DeletableRow = Pick<RequestRow, 'id' | 'workspace_id' | 'fts_key' | 'request_start_time' | 'provider' | 'model' | 'status'
+  | 'price' | 'input_tokens' | 'output_tokens' | 'latency_ms' | 'span_id' | 'trace_id'>;
+
 /** A logged request decoded: JSON parsed, times ISO 8601 (scores live apart, see `scores`). */
 export interface LoggedRequest {
   id: number;
@@ -262,6 +266,30 @@ export function createRequestStore(db: Db) {
   const scoresOf = db.prepare<[string], { request_id: number; name: string; value: number }>(
     'SELECT request_id, name, value FROM request_scores WHERE request_id IN (SELECT value FROM json_each(?))',
   );
+  // Deleting undoes everything insert did (and what spans.ts added): tags, metadata and scores go
+  // by ON DELETE CASCADE; the text index, the dashboard rollups and the trace rollup by hand.
+  const deletable = db.prepare<[number, number], DeletableRow>(`
+    SELECT id, workspace_id, fts_key, request_start_time, provider, model, status, price, input_tokens,
+      output_tokens, latency_ms, span_id, trace_id FROM requests WHERE id = ? AND workspace_id = ?`);
+  const deleteRow = db.prepare('DELETE FROM requests WHERE id = ?');
+  const subtractRollup = db.prepare(`
+    UPDATE request_rollups SET requests = requests - 1, errors = errors - ?, cost = cost - ?,
+      input_tokens = input_tokens - ?, output_tokens = output_tokens - ?, latency_ms_sum = latency_ms_sum - ?
+    WHERE workspace_id = ? AND day = ? AND provider = ? AND model = ?`);
+  const dropEmptyRollup = db.prepare(
+    'DELETE FROM request_rollups WHERE workspace_id = ? AND day = ? AND provider = ? AND model = ? AND requests <= 0',
+  );
+  const subtractBucket = db.prepare(`
+    UPDATE request_latency_buckets SET requests = requests - 1
+    WHERE workspace_id = ? AND day = ? AND provider = ? AND model = ? AND bucket = ?`);
+  const dropEmptyBucket = db.prepare(
+    'DELETE FROM request_latency_buckets WHERE workspace_id = ? AND day = ? AND provider = ? AND model = ? AND bucket = ? AND requests <= 0',
+  );
+  const subtractFromTrace = db.prepare(`
+    UPDATE traces SET input_tokens = input_tokens - ?, output_tokens = output_tokens - ?, price = price - ?,
+      request_count = request_count - 1
+    WHERE workspace_id = ? AND trace_id = ?`);
+  const unlinkSpan = db.prepare('UPDATE spans SET request_id = NULL WHERE workspace_id = ? AND span_id = ? AND request_id = ?');
 
   /** Removes the text index's rows of `ids`, requests that still exist. */
   function removeFromTextIndex(ids: number[]): void {
@@ -335,13 +363,41 @@ export function createRequestStore(db: Db) {
      * Removes requests with everything that indexes them, the text index through
      * `removeFromTextIndex` (one place that knows its layout); call inside a transaction. The
      * dashboard's daily rollups keep counting them: they are history, not the requests.
-     * Retention's prune uses this; TODO(housekeeping): unify with the explorer's delete.
+     * Retention's prune uses this; the explorer's delete is `deleteRequests`, which also takes the
+     * requests out of the rollups.
      */
     remove(ids: number[]): number {
       if (ids.length === 0) return 0;
       const list = JSON.stringify(ids);
       removeFromTextIndex(ids);
       return deleteRows.run(list).changes;
+    },
+
+    /**
+     * Deletes the workspace's requests among `ids` and everything that belongs to them, as if they
+     * had never been logged (dashboard totals and trace rollups included); ids that are unknown or
+     * another workspace's are skipped. Returns how many were deleted. Call inside a transaction,
+     * with a bounded number of ids (the caller batches, so ingest is never held off for long).
+     */
+    deleteRequests(workspaceId: number, ids: readonly number[]): number {
+      let deleted = 0;
+      for (const id of ids) {
+        const r = deletable.get(id, workspaceId);
+        if (!r) continue;
+        removeFromTextIndex([r.id]);
+        const ws = r.workspace_id;
+        const day = utcDay(r.request_start_time);
+        subtractRollup.run(r.status === 'ERROR' ? 1 : 0, r.price, r.input_tokens, r.output_tokens, r.latency_ms, ws, day, r.provider, r.model);
+        dropEmptyRollup.run(ws, day, r.provider, r.model);
+        const bucket = latencyBucket(r.latency_ms);
+        subtractBucket.run(ws, day, r.provider, r.model, bucket);
+        dropEmptyBucket.run(ws, day, r.provider, r.model, bucket);
+        if (r.trace_id !== null) subtractFromTrace.run(r.input_tokens, r.output_tokens, r.price, ws, r.trace_id);
+        if (r.span_id !== null) unlinkSpan.run(ws, r.span_id, r.id);
+        deleteRow.run(r.id);
+        deleted++;
+      }
+      return deleted;
     },
 
     get(workspaceId: number, id: number): LoggedRequest | undefined {

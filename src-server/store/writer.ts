@@ -45,7 +45,10 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
       queue = queue.slice(batch.length);
       let results;
       try {
-        results = runBatch(batch);
+        // IMMEDIATE takes the write lock up front, waiting (busy_timeout) while the ingest thread
+        // holds it. A deferred transaction that reads first cannot wait: once ingest commits
+        // meanwhile, its upgrade to a writer fails at once with SQLITE_BUSY.
+        results = runBatch.immediate(batch);
       } catch (error) {
         // The commit itself failed (disk full, I/O error): nothing in the batch is durable.
         for (const job of batch) job.reject(error);

@@ -9,6 +9,7 @@ import { setParams, useLocation } from '../../router';
 import { DraftEditor } from './draft-editor';
 import { cellText } from './cell-text';
 import { Pager } from '../../components/pager';
+import { ItemActions } from '../../components/item-actions';
 
 const PER_PAGE = 100;
 
@@ -66,6 +67,20 @@ export function DatasetView({ group, onChanged }: { group: DatasetGroup; onChang
     <div className="pane" aria-label={`Dataset ${group.name}`}>
       <div className="row">
         <h1>{group.name}</h1>
+        <ItemActions
+          kind="dataset"
+          name={group.name}
+          onRename={async (name) => {
+            await api(`/api/public/v2/dataset-groups/${group.id}`, { method: 'PATCH', body: { name } });
+            onChanged();
+          }}
+          onArchive={async () => {
+            await api(`/api/public/v2/dataset-groups/${group.id}`, { method: 'DELETE' });
+            setParams({ group: null, version: null });
+            onChanged();
+          }}
+          archiveNote="Evaluation runs over its versions keep their results."
+        />
         <span className="spacer grow" />
         <label className="row" style={{ flexDirection: 'row', alignItems: 'center' }}>
           Version

@@ -6,6 +6,7 @@ import { fmtTime } from '../../components/format';
 import { setParams } from '../../router';
 import { ColumnList, columnProblems } from './builder/column-list';
 import { PreviewPanel } from './builder/preview-panel';
+import { ItemActions } from '../../components/item-actions';
 import { ColumnEditor } from './column-editor';
 import { compareIds, MAX_COMPARED } from './compare-order';
 import { RunDialog } from './run-dialog';
@@ -55,6 +56,20 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
     <div className="pane" aria-label={`Pipeline ${pipeline.name}`}>
       <div className="row">
         <h1>{pipeline.name}</h1>
+        <ItemActions
+          kind="pipeline"
+          name={pipeline.name}
+          onRename={async (name) => {
+            await api(`/api/public/v2/reports/${pipeline.id}`, { method: 'PATCH', body: { name } });
+            onChanged();
+          }}
+          onArchive={async () => {
+            await api(`/api/public/v2/reports/${pipeline.id}`, { method: 'DELETE' });
+            setParams({ pipeline: null, run: null, compare: null });
+            onChanged();
+          }}
+          archiveNote="Its runs leave the list with it."
+        />
         <span className="spacer grow" />
         {problems.size ? <span className="badge bad" role="status">⚠ {problems.size} column{problems.size > 1 ? 's' : ''} with a missing input</span> : null}
         <button type="button" className="primary" onClick={openRun} disabled={firstEval < 0}>

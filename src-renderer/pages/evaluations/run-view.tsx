@@ -8,6 +8,7 @@ import { countOf, fmtCost, fmtInt, fmtMs } from '../../components/format';
 import { JsonView } from '../../components/json-view';
 import { Modal } from '../../components/modal';
 import { setParams } from '../../router';
+import { ItemActions } from '../../components/item-actions';
 import { cellText } from '../datasets/cell-text';
 import { Pager } from '../../components/pager';
 import { ManifestView } from './manifest-view';
@@ -115,6 +116,16 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
         </button>
         <h1>{d.report.name}</h1>
         <span className={`badge ${runStatusClass(status)}`} data-testid="run-status">{status?.toLowerCase()}</span>
+        <ItemActions
+          kind="run"
+          name={d.report.name}
+          onArchive={async () => {
+            await api(`/api/public/v2/reports/${runId}`, { method: 'DELETE' });
+            setParams({ run: null });
+            onChanged();
+          }}
+          archiveNote="A running run is canceled first; the pipeline and its other runs stay."
+        />
         <span className="spacer grow" />
         {status !== 'RUNNING' && d.report.parent_report_id ? (
           <>

@@ -4,6 +4,7 @@ import { useApi, useLoad } from '../../api/context';
 import type { Page, PromptListItem, PromptVersion, ReleaseLabel } from '../../api/types';
 import { ChatView } from '../../components/chat-view';
 import { fmtTime } from '../../components/format';
+import { ItemActions } from '../../components/item-actions';
 import { JsonView } from '../../components/json-view';
 import { setParams, useLocation } from '../../router';
 import { PromptDiff } from './prompt-diff';
@@ -60,6 +61,16 @@ export function PromptDetail({ id, onChanged }: { id: number; onChanged: () => v
           <span key={t} className="badge">{t}</span>
         ))}
         <span className="spacer grow" />
+        <ItemActions
+          kind="prompt"
+          name={head.data.prompt_name}
+          onArchive={async () => {
+            await api(`/api/public/v2/prompt-templates/${id}`, { method: 'DELETE' });
+            setParams({ template: null, version: null, compare: null });
+            onChanged();
+          }}
+          archiveNote="Logged requests keep their link to its versions, and the name can be published again."
+        />
         <button type="button" className="primary" onClick={() => setEditing(true)}>
           New version
         </button>

@@ -10,6 +10,8 @@ import { RequestsEmpty } from './requests-empty';
 import { SelectionBar } from './selection-bar';
 import { sortFromUrl } from './sort-header';
 import { ReviewTheseButton } from '../review/review-filters';
+import { ExportMenu } from './export-menu';
+import { DeleteMatching } from './delete-requests';
 
 /** The server stops counting filtered matches here (a count over a million rows would cost more than the page). */
 const COUNT_CAP = 1000;
@@ -45,8 +47,10 @@ export function RequestsPage() {
           {pages.loading && pages.items.length === 0 ? 'Loading…' : `${fmtInt(pages.total)}${filtered && pages.total >= COUNT_CAP ? '+' : ''} ${filtered ? 'matching' : 'logged'}`}
         </span>
         <span className="spacer" />
-        <SelectionBar checked={checked} onClear={() => setChecked(new Set())} />
+        <SelectionBar checked={checked} onClear={() => setChecked(new Set())} onDeleted={() => (setChecked(new Set()), pages.reload())} />
         <ReviewTheseButton params={params} />
+        <ExportMenu query={query} />
+        <DeleteMatching query={query} total={pages.total} filtered={filtered} capped={filtered && pages.total >= COUNT_CAP} onDeleted={() => (setChecked(new Set()), pages.reload())} />
         <button type="button" onClick={pages.reload} title="Reload">
           ↻ Refresh
         </button>

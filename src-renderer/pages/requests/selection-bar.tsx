@@ -5,9 +5,10 @@ import type { CreatedDatasetGroup, DatasetGroup, PublishedFromRequests } from '.
 import { fmtInt } from '../../components/format';
 import { Modal } from '../../components/modal';
 import { navigate } from '../../router';
+import { DeleteSelected } from './delete-requests';
 
-/** Actions on the checked requests: turn them into the next version of a dataset. */
-export function SelectionBar({ checked, onClear }: { checked: Set<number>; onClear: () => void }) {
+/** Actions on the checked requests: turn them into the next version of a dataset, or delete them. */
+export function SelectionBar({ checked, onClear, onDeleted }: { checked: Set<number>; onClear: () => void; onDeleted: () => void }) {
   const [open, setOpen] = useState(false);
   if (checked.size === 0) return null;
   return (
@@ -16,6 +17,7 @@ export function SelectionBar({ checked, onClear }: { checked: Set<number>; onCle
       <button type="button" onClick={() => setOpen(true)}>
         Add to dataset…
       </button>
+      <DeleteSelected ids={[...checked]} onDeleted={onDeleted} />
       <button type="button" className="ghost small" onClick={onClear}>
         Clear
       </button>

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, fromZodError } from '../../errors';
+import { NoContent } from '../../schemas/common';
 import { IdParam } from '../../schemas/explorer';
 import {
   AddRequestLogBody,
@@ -22,6 +23,7 @@ import {
   FromRequestsBody,
   PublishedDataset,
   PublishedFromRequests,
+  RenameDatasetGroupBody,
   ReplaceRowsBody,
   SaveDraftBody,
 } from '../../schemas/datasets';
@@ -60,6 +62,18 @@ export function datasetRoutes(datasets: DatasetService, { bodyLimitBytes, upload
       auth: 'key', params: IdParam,
       response: DatasetGroupResponse,
       handler: ({ params, principal }) => datasets.getGroup(principal.workspaceId, params.id),
+    }),
+    route({
+      method: 'patch', path: '/api/public/v2/dataset-groups/:id', summary: 'Rename a dataset group (409 when the name is taken)', tag,
+      auth: 'key', params: IdParam, body: RenameDatasetGroupBody,
+      response: DatasetGroupResponse,
+      handler: ({ params, body, principal }) => datasets.renameGroup(principal.workspaceId, params.id, body),
+    }),
+    route({
+      method: 'delete', path: '/api/public/v2/dataset-groups/:id', summary: 'Archive a dataset group (gone from lists; runs on its versions still render)', tag,
+      auth: 'key', params: IdParam, status: 204,
+      response: NoContent,
+      handler: ({ params, principal }) => datasets.archiveGroup(principal.workspaceId, params.id),
     }),
     route({
       method: 'post', path: '/api/public/v2/dataset-versions/from-file', summary: 'Publish the next version from a CSV, JSON or JSONL file (base64)', tag,

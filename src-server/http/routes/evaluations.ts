@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { PageQuery } from '../../schemas/common';
-import { PipelinePage, ReportIdParam, ReportRows, RowsQuery, RunCanceled, SetCellBody, SetCellResponse } from '../../schemas/reports';
+import { NoContent, PageQuery } from '../../schemas/common';
+import { PipelinePage, RenameReportBody, ReportDetail, ReportIdParam, ReportRows, RowsQuery, RunCanceled, SetCellBody, SetCellResponse } from '../../schemas/reports';
 import type { RunEvent } from '../../eval/runner';
 import type { ReportRunService } from '../../services/report-runs';
 import type { ReportService } from '../../services/reports';
@@ -17,6 +17,18 @@ export function evaluationRoutes(reports: ReportService, runs: ReportRunService)
       auth: 'key', query: PageQuery,
       response: PipelinePage,
       handler: ({ query, principal }) => reports.list(principal.workspaceId, query.page, query.per_page),
+    }),
+    route({
+      method: 'patch', path: '/api/public/v2/reports/:id', summary: 'Rename a pipeline or a run', tag: 'Evaluations',
+      auth: 'key', params: ReportIdParam, body: RenameReportBody,
+      response: ReportDetail,
+      handler: ({ params, body, principal }) => reports.rename(principal.workspaceId, params.id, body),
+    }),
+    route({
+      method: 'delete', path: '/api/public/v2/reports/:id', summary: 'Archive a pipeline or run (as DELETE /reports/{id})', tag: 'Evaluations',
+      auth: 'key', params: ReportIdParam, status: 204,
+      response: NoContent,
+      handler: ({ params, principal }) => reports.archive(principal.workspaceId, params.id),
     }),
     route({
       method: 'get', path: '/api/public/v2/reports/:id/rows', summary: 'A page of rows with every cell', tag: 'Evaluations',

@@ -1,5 +1,5 @@
 import { IdParam } from '../../schemas/explorer';
-import { CreateFolderBody, FolderList, FolderListQuery, FolderResponse } from '../../schemas/folders';
+import { CreateFolderBody, FolderList, FolderListQuery, FolderResponse, RenameFolderBody } from '../../schemas/folders';
 import type { FolderService } from '../../services/folders';
 import { route, type Route } from '../route';
 
@@ -22,6 +22,12 @@ export function folderRoutes(folders: FolderService): Route[] {
       auth: 'key', params: IdParam,
       response: FolderResponse,
       handler: ({ params, principal }) => folders.get(principal.workspaceId, params.id),
+    }),
+    route({
+      method: 'patch', path: '/api/public/v2/folders/:id', summary: 'Rename a folder (409 when a sibling has the name)', tag: 'Folders',
+      auth: 'key', params: IdParam, body: RenameFolderBody,
+      response: FolderResponse,
+      handler: ({ params, body, principal }) => folders.rename(principal.workspaceId, params.id, body),
     }),
   ];
 }

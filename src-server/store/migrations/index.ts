@@ -6,6 +6,7 @@ import egress from './006-egress';
 import spans from './007-spans';
 import manifests from './008-manifests';
 import reviewPrices from './009-review-prices';
+import archiveDatasetGroups from './010-archive-dataset-groups';
 import textIndex from './011-text-index';
 import retention from './012-retention';
 import requestSorts from './013-request-sorts';
@@ -26,6 +27,7 @@ export const migrations: readonly Migration[] = [
   { id: '007-spans', sql: spans },
   { id: '008-manifests', sql: manifests },
   { id: '009-review-prices', sql: reviewPrices },
+  { id: '010-archive-dataset-groups', sql: archiveDatasetGroups },
   { id: '011-text-index', sql: textIndex },
   { id: '012-retention', sql: retention },
   { id: '013-request-sorts', sql: requestSorts },
