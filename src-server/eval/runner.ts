@@ -156,7 +156,7 @@ export function createRunner(deps: RunnerDeps) {
         const chunk = datasets.rows(report.workspace_id, report.dataset_id, from, CHUNK);
         if (chunk.length === 0) return;
         const to = chunk[chunk.length - 1].row_index + 1;
-        const finished = new Map<number, Map<number, { status: CellStatus; value: string | null }>>();
+        const finished = new Map<number, Map<number, { status: CellStatus; value: unknown }>>();
         for (const cell of cells.range(report.id, from, to)) {
           const byColumn = finished.get(cell.row_index) ?? finished.set(cell.row_index, new Map()).get(cell.row_index)!;
           byColumn.set(cell.column_id, cell);
@@ -196,7 +196,7 @@ export function createRunner(deps: RunnerDeps) {
           const name = column.row.name;
           const prior = done.get(column.row.id);
           if (prior) {
-            values[name] = prior.value === null ? null : JSON.parse(prior.value);
+            values[name] = prior.value;
             statuses.set(name, prior.status);
             continue;
           }
@@ -210,7 +210,7 @@ export function createRunner(deps: RunnerDeps) {
             writer.write(() =>
               cells.upsert({
                 report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
-                value: stored.json, error: cell.error, cost: cell.cost,
+                value: stored.value, error: cell.error, cost: cell.cost,
                 input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
               }),
             ),

@@ -7,8 +7,8 @@ export interface ScoredColumn {
 
 export interface ScoreCell {
   status: string;
-  /** JSON text, or null. */
-  value: string | null;
+  /** The cell's JSON value, or null. */
+  value: unknown;
 }
 
 export interface ColumnScore {
@@ -49,7 +49,7 @@ export function scoreColumn(name: string, cells: Iterable<ScoreCell>): ColumnSco
       failedCells++;
       continue;
     }
-    const value: unknown = cell.value === null ? null : JSON.parse(cell.value);
+    const value = cell.value;
     if (typeof value === 'boolean') {
       booleans++;
       if (value) trues++;

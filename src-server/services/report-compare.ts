@@ -149,7 +149,7 @@ function valuesByColumn(cells: ReportCellStore, reportId: number, rowCount: numb
   for (const cell of cells.range(reportId, 0, rowCount)) {
     const column = out.get(cell.column_id) ?? out.set(cell.column_id, new Map()).get(cell.column_id)!;
     const usable = cell.status === 'PASSED' || cell.status === 'FAILED';
-    column.set(cell.row_index, usable && cell.value !== null ? (JSON.parse(cell.value) as unknown) : null);
+    column.set(cell.row_index, usable ? cell.value : null);
   }
   return out;
 }

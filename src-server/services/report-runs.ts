@@ -177,7 +177,7 @@ export function createReportRunService(deps: ReportRunDeps) {
       await writer.write(() =>
         cells.upsert({
           report_id: id, row_index: body.row_index, column_id: column.id, status,
-          value: body.value === null ? null : JSON.stringify(body.value), error: body.value === null ? AWAITING_INPUT : null,
+          value: body.value, error: body.value === null ? AWAITING_INPUT : null,
           cost: 0, input_tokens: 0, output_tokens: 0, latency_ms: prior?.latency_ms ?? 0,
         }),
       );
@@ -222,7 +222,7 @@ export function createReportRunService(deps: ReportRunDeps) {
               const cell = stored.get(`${row.row_index}:${c.id}`);
               if (!cell) return [c.name, missing];
               return [c.name, {
-                value: cell.value === null ? null : JSON.parse(cell.value),
+                value: cell.value,
                 status: cell.status,
                 ...(cell.error ? { error: cell.error } : {}),
                 cost: roundCost(cell.cost),

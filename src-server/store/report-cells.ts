@@ -2,7 +2,7 @@ import type { Db } from './db';
 
 export type CellStatus = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED';
 
-export interface CellRow {
+interface CellRow {
   report_id: number;
   row_index: number;
   column_id: number;
@@ -15,6 +15,11 @@ export interface CellRow {
   output_tokens: number;
   latency_ms: number;
 }
+
+/** A cell as the store gives and takes it: `value` is the JSON value itself (null when none). */
+export type Cell = Omit<CellRow, 'value'> & { value: unknown };
+
+const decode = <T extends { value: string | null }>(row: T): Omit<T, 'value'> & { value: unknown } => ({ ...row, value: row.value === null ? null : JSON.parse(row.value) });
 
 export interface CellTotals {
   cells: number;
@@ -43,13 +48,18 @@ export function createReportCellStore(db: Db) {
     get: db.prepare<[number, number, number], CellRow>('SELECT * FROM report_cells WHERE report_id = ? AND row_index = ? AND column_id = ?'),
   };
   return {
-    upsert: (cell: CellRow) => void s.upsert.run(cell),
+    upsert: (cell: Cell) => void s.upsert.run({ ...cell, value: cell.value === null || cell.value === undefined ? null : JSON.stringify(cell.value) }),
     /** Cells of rows [from, to). */
-    range: (reportId: number, from: number, to: number) => s.range.all(reportId, from, to),
+    range: (reportId: number, from: number, to: number): Cell[] => s.range.all(reportId, from, to).map(decode),
     totals: (reportId: number) => s.totals.get(reportId)!,
     /** Streams one column's cells, so scoring a 100,000-row report holds one cell at a time. */
-    columnValues: (reportId: number, columnId: number) => s.columnValues.iterate(reportId, columnId),
-    get: (reportId: number, rowIndex: number, columnId: number) => s.get.get(reportId, rowIndex, columnId),
+    *columnValues(reportId: number, columnId: number): Generator<Pick<Cell, 'status' | 'value'>> {
+      for (const row of s.columnValues.iterate(reportId, columnId)) yield decode(row);
+    },
+    get(reportId: number, rowIndex: number, columnId: number): Cell | undefined {
+      const row = s.get.get(reportId, rowIndex, columnId);
+      return row === undefined ? undefined : decode(row);
+    },
   };
 }
 
