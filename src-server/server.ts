@@ -39,6 +39,9 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
  * was, so a caller may try another port with the same data; closing the result closes `opened`.
  */
 export async function listenApp(opened: OpenApp, options: ListenOptions = {}): Promise<RunningServer> {
+  // It listens once the ingest thread can write, so the first request logged after the ready line
+  // waits for nothing but its own commit.
+  await opened.services.ingest.ready;
   const http = serve(opened.app);
   const host = options.host ?? '127.0.0.1';
   await listen(http, host, options.port ?? 8420);

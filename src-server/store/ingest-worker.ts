@@ -13,6 +13,9 @@ export type IngestMessage = ({ seq: number } & IngestJob) | { close: true };
  * `code` is SQLite's or the OS's (`SQLITE_FULL`), so the HTTP side can tell a full disk from a fault.
  */
 export type IngestResult = { seq: number; value: number } | { seq: number; error: string; code?: string };
+/** The thread's first message, once it can write; every later one is a batch's results. */
+export const INGEST_READY = 'ready';
+export type IngestReply = IngestResult[] | typeof INGEST_READY;
 
 type Queued = { seq: number } & IngestJob;
 
@@ -83,6 +86,9 @@ function drain(): void {
     port.close();
   }
 }
+
+// The database is open and every statement prepared: the server may now say it is ready.
+port.postMessage(INGEST_READY);
 
 port.on('message', (messages: IngestMessage[]) => {
   for (const message of messages) {

@@ -1,5 +1,5 @@
 import { startWorker } from '../threads/start-worker';
-import type { IngestJob, IngestMessage, IngestResult } from './ingest-worker';
+import type { IngestJob, IngestMessage, IngestReply } from './ingest-worker';
 import type { NewRequest } from './requests';
 import type { SpanWrite } from './spans';
 
@@ -9,6 +9,8 @@ export interface Ingest {
   /** Resolves with how many spans were new once their transaction has committed; spans already
    * stored (an exporter's retry) are skipped. */
   insertSpans(spans: SpanWrite[]): Promise<number>;
+  /** Resolves once the thread has opened the database and can write; rejects if it stopped first. */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,14 @@ export function createIngest(file: string): Ingest {
   let seq = 0;
   let failure: Error | undefined;
 
-  worker.on('message', (results: IngestResult[]) => {
+  let started!: () => void;
+  let stoppedEarly!: (error: Error) => void;
+  const ready = new Promise<void>((resolve, reject) => ((started = resolve), (stoppedEarly = reject)));
+  // Nobody may await it (a caller that never listens); the failure still reaches every submit.
+  ready.catch(() => {});
+
+  worker.on('message', (results: IngestReply) => {
+    if (results === 'ready') return started();
     for (const result of results) {
       const waiter = pending.get(result.seq);
       pending.delete(result.seq);
@@ -33,6 +42,7 @@ export function createIngest(file: string): Ingest {
   });
   const fail = (error: Error) => {
     failure ??= error;
+    stoppedEarly(failure);
     for (const waiter of pending.values()) waiter.reject(error);
     pending.clear();
   };
@@ -64,6 +74,7 @@ export function createIngest(file: string): Ingest {
     });
   };
   return {
+    ready,
     insert: (row) => submit({ row }),
     insertSpans: (spans) => submit({ spans }),
     async close() {
