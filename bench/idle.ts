@@ -10,7 +10,6 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt } from '../scripts/build.mjs';
-import { NODE_FLAGS } from '../src-server/config';
 import { root } from './support/spawn';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -24,8 +23,7 @@ interface Start {
 }
 
 const variants = {
-  // As `npm run serve` and the `promptledger` bin start it: with the runtime's V8 flags.
-  compiled: [...NODE_FLAGS, 'bin/promptledger.js', 'serve'],
+  compiled: ['bin/promptledger.js', 'serve'],
   tsx: ['--import', 'tsx', 'bench/support/serve-source.ts'],
 };
 type Variant = keyof typeof variants;

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=1
+#!/usr/bin/env node
 // Entry point for `npm start`, `npm run serve` and the `promptledger` bin. It runs the compiled
 // server in out/main/ (scripts/build.mjs): no TypeScript loader at run time. In a checkout, where
 // the sources sit beside out/, it first rebuilds whatever changed since the last build (a stamp

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { loadConfig, NODE_FLAGS, packageRoot, type Config } from '../src-server/config';
+import { loadConfig, packageRoot, type Config } from '../src-server/config';
 import { dataFiles } from '../src-server/data-dir';
 import { startAppServer } from './app-server';
 import { superviseElectron } from './electron-process';
@@ -66,7 +66,7 @@ function installElectron(): string | null {
 /** Runs the window until it quits; returns why it could not start, or null when it ran. */
 async function runElectron(mode: Extract<LaunchMode, { mode: 'electron' }>, env: NodeJS.ProcessEnv): Promise<string | null> {
   // Electron loads package.json's `main`, out/main/index.js, which the build beside this file made.
-  const child = spawn(mode.electronPath, [`--js-flags=${NODE_FLAGS.join(' ')}`, ROOT], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(mode.electronPath, [ROOT], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const outcome = await superviseElectron(child);
   // Another server holds the data dir, or its database is damaged: the message is the answer.
   if (!outcome.ready && outcome.dataDirRefused) throw new Error(outcome.reason);

@@ -34,14 +34,6 @@ export interface Config {
 export type Command = 'serve' | 'start';
 
 /** Fixed, so a local app's PROMPTLAYER_BASE_URL keeps working across starts. */
-/**
- * V8 flags the server's process starts with (package.json's scripts, bin/promptledger.js's
- * shebang, the Electron child in src-main/start.ts; test/cli.test.ts keeps them in step). A 1 MiB
- * young generation instead of V8's 16 MiB default keeps ~9 MiB less resident at idle; objects
- * that survive are promoted a little sooner (measured in bench/idle.ts and bench/ingest.ts).
- */
-export const NODE_FLAGS = ['--max-semi-space-size=1'] as const;
-
 export const DEFAULT_PORT = 8420;
 export const DEFAULT_MAX_BODY_BYTES = 50 * 1024 * 1024;
 
