@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type * as common from '../../src-server/schemas/common';
 import type * as datasets from '../../src-server/schemas/datasets';
 import type * as explorer from '../../src-server/schemas/explorer';
+import type * as folders from '../../src-server/schemas/folders';
 import type * as playground from '../../src-server/schemas/playground';
 import type * as prices from '../../src-server/schemas/prices';
 import type * as prompts from '../../src-server/schemas/prompts';
@@ -78,3 +79,5 @@ export type TraceDetail = ReturnType<import('../../src-server/services/traces').
 export type TraceSpan = TraceDetail['spans'][number];
 export type PriceEntry = z.infer<typeof prices.PriceEntry>;
 export type PriceList = z.infer<typeof prices.PriceList>;
+export type Folder = z.infer<typeof folders.Folder>;
+export type FolderList = z.infer<typeof folders.FolderList>;

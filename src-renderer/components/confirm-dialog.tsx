@@ -46,7 +46,14 @@ export function ConfirmDialog({ title, message, confirmLabel, onConfirm, onClose
 }
 
 /** Asks for a new name; `onSave` may throw (a 409 shows in the dialog). */
-export function RenameDialog({ title, current, onSave, onClose }: { title: string; current: string; onSave: (name: string) => Promise<void>; onClose: () => void }) {
+export function RenameDialog({ title, current, onSave, onClose, saveLabel = 'Rename' }: {
+  title: string;
+  current: string;
+  onSave: (name: string) => Promise<void>;
+  onClose: () => void;
+  /** The submit button's word: "Rename", or "Create" when the dialog names something new. */
+  saveLabel?: string;
+}) {
   const [name, setName] = useState(current);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -80,7 +87,7 @@ export function RenameDialog({ title, current, onSave, onClose }: { title: strin
             Cancel
           </button>
           <button type="submit" className="primary" disabled={busy || !name.trim() || name.trim() === current}>
-            {busy ? 'Saving…' : 'Rename'}
+            {busy ? 'Saving…' : saveLabel}
           </button>
         </div>
       </form>

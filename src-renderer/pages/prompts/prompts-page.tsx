@@ -5,12 +5,14 @@ import { fmtTime } from '../../components/format';
 import { setParams, useLocation } from '../../router';
 import { PromptDetail } from './prompt-detail';
 import { PromptEditor } from './prompt-editor';
+import { FoldersDialog } from './folders-dialog';
 import { moveFocusInList } from '../../components/shortcuts';
 
 export function PromptsPage() {
   const { params } = useLocation();
   const [filter, setFilter] = useState('');
   const [creating, setCreating] = useState(false);
+  const [folders, setFolders] = useState(false);
   const list = useLoad(
     (api, signal) => api<Page<PromptListItem>>('/prompt-templates', { signal, query: { per_page: 100, name: filter || undefined } }),
     [filter],
@@ -25,10 +27,14 @@ export function PromptsPage() {
         <h1>Prompts</h1>
         <span className="muted">{list.data ? `${list.data.total} templates` : ''}</span>
         <span className="spacer" />
+        <button type="button" onClick={() => setFolders(true)}>
+          Folders…
+        </button>
         <button type="button" className="primary" onClick={() => setCreating(true)}>
           + New prompt
         </button>
       </div>
+      {folders ? <FoldersDialog onClose={() => setFolders(false)} /> : null}
       {creating ? (
         <PromptEditor
           title="New prompt"
