@@ -55,7 +55,7 @@ export function ManifestView({ manifest }: { manifest: RunManifest }) {
           </>
         ) : null}
         <dt>Concurrency</dt>
-        <dd>{manifest.concurrency === null ? 'server default' : `${manifest.concurrency} rows at a time`}</dd>
+        <dd>{manifest.concurrency === null ? 'server default' : `${countOf(manifest.concurrency, 'row')} at a time`}</dd>
         <dt>App version</dt>
         <dd>promptledger {manifest.app_version}</dd>
       </dl>

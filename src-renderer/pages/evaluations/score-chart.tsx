@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { PipelineSummary } from '../../api/types';
-import { fmtTime } from '../../components/format';
+import { countOf, fmtTime } from '../../components/format';
 
 type Run = PipelineSummary['runs'][number];
 
@@ -29,7 +29,7 @@ export function ScoreChart({ runs, highlight = [] }: { runs: Run[]; highlight?: 
   return (
     <figure className="card" style={{ margin: 0, position: 'relative', maxWidth: 940, flexShrink: 0 }} aria-label="Score across runs">
       <h3 style={{ margin: 0 }}>Score across runs</h3>
-      <svg className="chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Score of ${scored.length} runs, oldest to newest`} onMouseLeave={() => setHover(null)}>
+      <svg className="chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Score of ${countOf(scored.length, 'run')}, oldest to newest`} onMouseLeave={() => setHover(null)}>
         {ticks.map((v) => (
           <g key={v}>
             <line className="grid-line" x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} />

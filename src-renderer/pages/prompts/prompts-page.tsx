@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useLoad } from '../../api/context';
 import type { Page, PromptListItem } from '../../api/types';
-import { fmtTime } from '../../components/format';
+import { countOf, fmtTime } from '../../components/format';
 import { setParams, useLocation } from '../../router';
 import { PromptDetail } from './prompt-detail';
 import { PromptEditor } from './prompt-editor';
@@ -25,7 +25,7 @@ export function PromptsPage() {
     <div className="page">
       <div className="page-head">
         <h1>Prompts</h1>
-        <span className="muted">{list.data ? `${list.data.total} templates` : ''}</span>
+        <span className="muted">{list.data ? countOf(list.data.total, 'template') : ''}</span>
         <span className="spacer" />
         <button type="button" onClick={() => setFolders(true)}>
           Folders…

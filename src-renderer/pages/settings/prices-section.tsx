@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
 import type { PriceEntry, PriceList } from '../../api/types';
+import { countOf } from '../../components/format';
 
 const RATES = ['input_per_mtok', 'cached_input_per_mtok', 'output_per_mtok', 'reasoning_per_mtok'] as const;
 type Rate = (typeof RATES)[number];
@@ -86,7 +87,7 @@ export function PricesSection() {
       <div className="row">
         <input aria-label="Filter prices" placeholder="filter: provider or model" value={filter} onChange={(e) => setFilter(e.target.value)} style={{ width: 220 }} />
         <span className="muted">
-          {shown.length} of {prices.length} rows
+          {shown.length} of {countOf(prices.length, 'row')}
         </span>
       </div>
       <div style={{ maxHeight: 360, overflow: 'auto' }}>
