@@ -5,7 +5,7 @@ import renderer from './src-renderer/vite.config';
 /**
  * For `npx electron-vite dev` while working on the desktop shell (a window that reloads as the
  * renderer changes). The shipped runtime, `npm run build` and `npm install`'s build are compiled by
- * scripts/build.mjs instead (esbuild: one pass, under a second, no Rollup), with the same entries.
+ * build/build.mjs instead (esbuild: one pass, under a second, no Rollup), with the same entries.
  *
  * `electron-vite build`: the main process (src-main/index.ts with the server it starts, bundled;
  * dependencies stay in node_modules so better-sqlite3 loads its Electron-rebuilt binary) and the

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBuilt } from '../scripts/build.mjs';
+import { ensureBuilt } from '../build/build.mjs';
 import { root } from './support/spawn';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Entry point for `npm start`, `npm run serve` and the `promptledger` bin. It runs the compiled
-// server in out/main/ (scripts/build.mjs): no TypeScript loader at run time. In a checkout, where
+// server in out/main/ (build/build.mjs): no TypeScript loader at run time. In a checkout, where
 // the sources sit beside out/, it first rebuilds whatever changed since the last build (a stamp
 // per output folder, so an unchanged tree costs a few file stats); an installed package ships
 // only the compiled files.
@@ -20,7 +20,7 @@ if (command !== 'serve' && command !== 'start') {
 }
 try {
   if (existsSync(new URL('../src-server/main.ts', import.meta.url))) {
-    const { ensureBuilt } = await import('../scripts/build.mjs');
+    const { ensureBuilt } = await import('../build/build.mjs');
     await ensureBuilt({ ui: command === 'start' || !args.includes('--no-ui'), log: (m) => console.error(m) });
   }
   // A bad flag or variable stops here, before the server's code is loaded.

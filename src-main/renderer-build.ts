@@ -1,3 +1,3 @@
-// The UI build lives in scripts/build.mjs (plain JavaScript: `npm install` and bin/promptledger.js
+// The UI build lives in build/build.mjs (plain JavaScript: `npm install` and bin/promptledger.js
 // run it before anything is compiled); the tests and benches build the UI through this name.
-export { ensureRendererBuilt, rendererIsStale, type BuildOptions as RendererBuild } from '../scripts/build.mjs';
+export { ensureRendererBuilt, rendererIsStale, type BuildOptions as RendererBuild } from '../build/build.mjs';

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-/** The UI build; scripts/build.mjs runs it for `npm install`, `npm start`, `serve` and the tests. */
+/** The UI build; build/build.mjs runs it for `npm install`, `npm start`, `serve` and the tests. */
 export default defineConfig({
   root: here,
   base: '/',

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../scripts/build.mjs';
+import { ensureBuilt } from '../build/build.mjs';
 import { ensureRendererBuilt } from '../src-main/renderer-build';
 import { DEFAULT_MAX_BODY_BYTES, loadConfig } from '../src-server/config';
 import { startChildServer } from './support/child-server';

@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../scripts/build.mjs';
+import { ensureBuilt } from '../build/build.mjs';
 import { call, tempDir } from './support/server';
 import { logBody } from './support/factories';
 import { publishDataset } from './support/evaluations';
@@ -46,7 +46,7 @@ describe('npm pack', () => {
     for (const file of ['bin/promptledger.js', 'out/main/serve.js', 'out/main/start.js', 'out/main/index.js', 'out/main/ingest-worker.js', 'out/main/javascript-child.js', 'out/main/python-child.js', 'out/renderer/index.html']) {
       expect(files).toContain(file);
     }
-    expect(files.filter((f) => /^(src-|test\/|bench\/|scripts\/)|\.ts$|\.map$|\.built-at$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(src-|test\/|bench\/|build\/)|\.ts$|\.map$|\.built-at$/.test(f))).toEqual([]);
     expect(Object.keys(manifest.dependencies)).not.toContain('tsx');
   });
 

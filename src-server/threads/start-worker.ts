@@ -10,7 +10,7 @@ export interface EntryPoint {
 
 /**
  * Where the entry `name` beside the caller's module is: compiled (out/main/, the production
- * runtime, scripts/build.mjs lists every entry) it is `<name>.js` next to the calling bundle;
+ * runtime, build/build.mjs lists every entry) it is `<name>.js` next to the calling bundle;
  * from source (tests under vitest, benches under tsx) `<name>.ts` is loaded through
  * worker-boot.mjs, which registers tsx first. Pass the caller's `import.meta.url`. URLs are built
  * from variables so bundlers do not take them for assets to copy.

@@ -1,4 +1,4 @@
-// Types for scripts/build.mjs (plain JavaScript so it runs before anything is compiled).
+// Types for build/build.mjs (plain JavaScript so it runs before anything is compiled).
 export interface BuildOptions {
   /** The repository root (holds the sources and node_modules/). */
   root?: string;

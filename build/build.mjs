@@ -75,7 +75,7 @@ const zodEnglishOnly = {
 };
 
 /** Sources whose change makes out/main stale. */
-const RUNTIME_SOURCES = ['src-server', 'src-main', 'package.json', 'scripts/build.mjs'];
+const RUNTIME_SOURCES = ['src-server', 'src-main', 'package.json', 'build/build.mjs'];
 const STAMP = '.built-at';
 const LOCK_STALE_MS = 5 * 60_000;
 
@@ -202,7 +202,7 @@ export async function ensureBuilt({ root = ROOT, ui = true, log } = {}) {
   if (ui) await ensureRendererBuilt({ root, log });
 }
 
-// `node scripts/build.mjs` (npm's `prepare` and `npm run build`): build what is stale;
+// `node build/build.mjs` (npm's `prepare` and `npm run build`): build what is stale;
 // `--force` rebuilds both.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv.includes('--force')) {
