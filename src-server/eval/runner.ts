@@ -212,7 +212,7 @@ export function createRunner(deps: RunnerDeps) {
                 report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
                 value: stored.value, error: cell.error, cost: cell.cost,
                 input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
-              }),
+              }, stored.json),
             ),
           );
           values[name] = stored.value;

@@ -48,7 +48,9 @@ export function createReportCellStore(db: Db) {
     get: db.prepare<[number, number, number], CellRow>('SELECT * FROM report_cells WHERE report_id = ? AND row_index = ? AND column_id = ?'),
   };
   return {
-    upsert: (cell: Cell) => void s.upsert.run({ ...cell, value: cell.value === null || cell.value === undefined ? null : JSON.stringify(cell.value) }),
+    /** `json`: the value's JSON text when the caller already made it (the runner bounds cells by it). */
+    upsert: (cell: Cell, json: string | null = cell.value === null || cell.value === undefined ? null : JSON.stringify(cell.value)) =>
+      void s.upsert.run({ ...cell, value: json }),
     /** Cells of rows [from, to). */
     range: (reportId: number, from: number, to: number): Cell[] => s.range.all(reportId, from, to).map(decode),
     totals: (reportId: number) => s.totals.get(reportId)!,
