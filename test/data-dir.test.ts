@@ -229,7 +229,7 @@ function runCli(args: string[]): Promise<{ code: number | null; output: string }
   // A server that starts when it should have refused would run forever: stop it, and fail.
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   return new Promise((resolve) =>
-    child.once('exit', (code) => {
+    child.once('close', (code) => {
       clearTimeout(timer);
       resolve({ code, output });
     }),
