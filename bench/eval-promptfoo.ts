@@ -46,6 +46,7 @@ async function serve(dataDir: string, mockUrl: string) {
     env: { ...process.env, PROMPTLEDGER_API_KEY: KEY, OPENAI_BASE_URL: mockUrl, OPENAI_API_KEY: 'sk-bench', PROMPTLEDGER_EVAL_CONCURRENCY: '50' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  if (process.env.BENCH_ECHO === '1') child.stdout!.pipe(process.stderr);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -66,6 +67,8 @@ async function main() {
   console.log(`load average at start: ${load()} (2 cores)`);
 
   const server = await serve(join(work, 'data'), mock.baseUrl);
+  const rss = () => `${statusMiB(server.child.pid!, 'VmRSS').toFixed(0)} MiB (anonymous ${statusMiB(server.child.pid!, 'RssAnon').toFixed(0)})`;
+  const stages = [`idle ${rss()}`];
   const api = (path: string, body?: unknown) => call(server.url, path, { key: KEY, body });
   const group = await api('/api/public/v2/dataset-groups', { name: 'promptfoo comparison' });
   const version = await api('/api/public/v2/dataset-versions/from-file', {
@@ -86,6 +89,7 @@ async function main() {
     ],
   });
   if (pipeline.status !== 201) throw new Error(JSON.stringify(pipeline.body));
+  stages.push(`after the dataset import ${rss()}`);
 
   async function ours(concurrency: number) {
     const pid = server.child.pid!;
@@ -109,6 +113,8 @@ async function main() {
 
   mock.setLatency(0);
   await ours(10); // warm-up: JIT, page cache
+  stages.push(`after the warm-up run ${rss()}`);
+  console.log(`server RSS: ${stages.join('; ')}`);
   const oursRuns = [];
   for (let i = 0; i < ROUNDS; i++) oursRuns.push(await ours(10));
   const oursMs = median(oursRuns.map((r) => r.ms));

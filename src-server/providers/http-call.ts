@@ -1,3 +1,4 @@
+import type { OutboundResponse } from '../outbound/http-client';
 import { EgressBlockedError } from '../outbound/policy';
 import { isObject } from './kwargs-shape';
 import { ProviderError, type ProviderHttp } from './provider';
@@ -102,9 +103,9 @@ async function withRetries<T>(policy: RetryPolicy, signal: AbortSignal, attempt:
 }
 
 /** One attempt: the provider's 2xx response, or a ProviderError that says whether to retry. */
-async function send(http: ProviderHttp, { method, url, headers, body }: JsonCall, signal: AbortSignal, timeoutMs: number): Promise<Response> {
+async function send(http: ProviderHttp, { method, url, headers, body }: JsonCall, signal: AbortSignal, timeoutMs: number): Promise<OutboundResponse> {
   const timeout = AbortSignal.timeout(timeoutMs);
-  let response: Response;
+  let response: OutboundResponse;
   try {
     response = await http(url, {
       method,

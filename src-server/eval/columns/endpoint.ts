@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OutboundResponse } from '../../outbound/http-client';
 import { EgressBlockedError } from '../../outbound/policy';
 import { CellError, columnType } from '../column-type';
 
@@ -15,7 +16,7 @@ export const endpoint = columnType({
   reads: () => [],
   async run(c, ctx) {
     const timeout = AbortSignal.timeout(c.timeout_ms);
-    let response: Response;
+    let response: OutboundResponse;
     try {
       response = await ctx.fetch({ workspaceId: ctx.workspaceId, reportId: ctx.reportId }, c.url, {
         method: 'POST',

@@ -1,0 +1,89 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+/** What an outbound call sends: JSON or text bodies only (every caller sends one or none). */
+export interface OutboundInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** An outbound call's answer: the few parts of fetch's Response the callers read. */
+export interface OutboundResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+  /** The whole body as text (decompressed). */
+  text(): Promise<string>;
+  /** The body as a web stream, for streamed answers (Server-Sent Events); made on first use. */
+  readonly body: ReadableStream<Uint8Array>;
+  /** Drops the body unread (a redirect's), so the connection can serve the next call. */
+  discard(): void;
+}
+
+export type OutboundNetwork = (url: URL, init: OutboundInit) => Promise<OutboundResponse>;
+
+/**
+ * One HTTP call through node:http(s) and its default keep-alive agents. fetch (undici) cost about
+ * 1 ms of CPU per provider call here, most of it web streams made and teed for every request and
+ * answer; this costs about a third of that (measured in docs/performance.md). Like fetch it asks
+ * for gzip/deflate/br and decompresses what comes back; redirects are the caller's (the outbound
+ * gate follows them itself, checking each hop).
+ */
+export const sendHttp: OutboundNetwork = (url, init) =>
+  new Promise((resolve, reject) => {
+    const body = init.body === undefined ? undefined : Buffer.from(init.body);
+    const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'promptledger', ...init.headers };
+    if (body) headers['content-length'] = String(body.length);
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, { method: init.method ?? 'GET', headers, signal: init.signal }, (res) => resolve(answer(res, init.signal)));
+    req.once('error', reject);
+    req.end(body);
+  });
+
+function answer(res: IncomingMessage, signal: AbortSignal | undefined): OutboundResponse {
+  const status = res.statusCode ?? 0;
+  let stream: ReadableStream<Uint8Array> | undefined;
+  return {
+    status,
+    ok: status >= 200 && status <= 299,
+    headers: {
+      get(name) {
+        const value = res.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+    text: () => readAll(decoded(res)),
+    get body() {
+      stream ??= Readable.toWeb(decoded(res)) as ReadableStream<Uint8Array>;
+      return stream;
+    },
+    discard: () => void res.resume(),
+  };
+
+  /** Reads to the end; fails if the connection breaks (or the caller aborts) before it. */
+  function readAll(source: Readable): Promise<string> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const chunks: Buffer[] = [];
+      source.on('data', (chunk: Buffer) => chunks.push(chunk));
+      source.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      source.once('error', reject);
+      res.once('close', () => {
+        if (!res.complete) reject(signal?.aborted ? signal.reason : new Error('The connection closed before the answer was complete'));
+      });
+    });
+  }
+}
+
+/** The body as sent, or decompressed when the server compressed it (the call asked it may). */
+function decoded(res: IncomingMessage): Readable {
+  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const unzip = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null;
+  if (!unzip) return res;
+  res.once('error', (error) => unzip.destroy(error));
+  return res.pipe(unzip);
+}
