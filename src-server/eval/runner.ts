@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ReportCellStore, CellStatus } from '../store/report-cells';
 import type { Report, ReportColumn, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
@@ -274,6 +275,8 @@ export function createRunner(deps: RunnerDeps) {
       const report = reports.byId(reportId);
       if (!report || report.is_blueprint) return;
       const controller = new AbortController();
+      // Every call in flight listens to it (one per concurrent row): many listeners, no leak.
+      setMaxListeners(0, controller.signal);
       const progress: Progress = {
         report_id: reportId, status: 'RUNNING', total_cells: 0, done_cells: 0, running_cells: 0, errors: 0, cost: 0, input_tokens: 0, output_tokens: 0,
       };
