@@ -61,3 +61,17 @@ test('writes made while a sync runs are answered after the next one; flush waits
   expect(order).toEqual(['a', 'b']);
   await Promise.all([first, second]);
 });
+
+test('a write that asks for the commit only is answered before the sync; a durable one in the same batch after it', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const order: string[] = [];
+  const durable = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('durable')").run()).then(() => order.push('durable'));
+  const committed = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('committed')").run(), { durable: false }).then(() => {
+    order.push('committed');
+    // Answered at the commit: the row is there for every reader already.
+    expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(2);
+  });
+  await Promise.all([durable, committed]);
+  expect(order).toEqual(['committed', 'durable']);
+});

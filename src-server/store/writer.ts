@@ -5,11 +5,23 @@ type Job = {
   run: (db: Db) => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** False: settled at the commit, before the WAL sync (see `WriteOptions`). */
+  durable: boolean;
 };
+
+export interface WriteOptions {
+  /**
+   * `false` settles at the commit, before the fsync: the write survives a crash of the process
+   * (it is in the OS's cache) but not yet a power cut. For work that a later durable write
+   * covers (every sync covers all earlier commits): an evaluation's cells, whose run is marked
+   * done by a durable write. Default true.
+   */
+  durable?: boolean;
+}
 
 export interface Writer {
   /** Runs `work` inside the next group transaction; settles only once that transaction is durable. */
-  write<T>(work: (db: Db) => T): Promise<T>;
+  write<T>(work: (db: Db) => T, options?: WriteOptions): Promise<T>;
   /** Commits whatever is queued now; resolves when the queue is empty. */
   flush(): Promise<void>;
 }
@@ -64,14 +76,16 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
         for (const job of batch) job.reject(error);
         continue;
       }
-      const settle = (syncError?: unknown) =>
+      const settle = (durable: boolean, syncError?: unknown) =>
         results.forEach((result, i) => {
+          if (batch[i].durable !== durable) return;
           if (syncError) batch[i].reject(syncError);
           else if (result.ok) batch[i].resolve(result.value);
           else batch[i].reject(result.error);
         });
-      if (wal) wal.afterSync(settle);
-      else settle();
+      settle(false);
+      if (wal) wal.afterSync((syncError) => settle(true, syncError));
+      else settle(true);
     }
     if (!wal || wal.idle()) wakeIdle();
   }
@@ -93,9 +107,9 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
   }
 
   return {
-    write<T>(work: (db: Db) => T): Promise<T> {
+    write<T>(work: (db: Db) => T, options: WriteOptions = {}): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ run: work, resolve: resolve as (value: unknown) => void, reject });
+        queue.push({ run: work, resolve: resolve as (value: unknown) => void, reject, durable: options.durable ?? true });
         schedule();
       });
     },
