@@ -26,6 +26,8 @@ export interface OutboundResponse {
 
 export type OutboundNetwork = (url: URL, init: OutboundInit) => Promise<OutboundResponse>;
 
+const DEFAULT_HEADERS = [['accept', '*/*'], ['accept-encoding', 'gzip, deflate, br'], ['user-agent', 'promptledger']] as const;
+
 /**
  * One HTTP call through node:http(s) and its default keep-alive agents. fetch (undici) cost about
  * 1 ms of CPU per provider call here, most of it web streams made and teed for every request and
@@ -36,11 +38,16 @@ export type OutboundNetwork = (url: URL, init: OutboundInit) => Promise<Outbound
 export const sendHttp: OutboundNetwork = (url, init) =>
   new Promise((resolve, reject) => {
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
-    const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'promptledger', ...init.headers };
+    const given = init.headers ?? {};
+    const named = new Set(Object.keys(given).map((name) => name.toLowerCase()));
+    // The caller's own header wins over a default of another case ('Accept' over 'accept').
+    const headers: Record<string, string> = { ...given };
+    for (const [name, value] of DEFAULT_HEADERS) if (!named.has(name)) headers[name] = value;
     if (body) headers['content-length'] = String(body.length);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, { method: init.method ?? 'GET', headers, signal: init.signal }, (res) => resolve(answer(res, init.signal)));
-    req.once('error', reject);
+    // `on`, not `once`: a socket error after the answer arrived must not go unhandled (the body's reader sees it).
+    req.on('error', reject);
     req.end(body);
   });
 
