@@ -8,7 +8,8 @@
 // promptfoo is found in PROMPTFOO_DIR or /work/promptfoo (install it outside the repo:
 // `npm install --ignore-scripts promptfoo@0.121.20`); without it only our figures are printed.
 // BENCH_ROUNDS (default 3) repeats each measurement; the median is reported. BENCH_NODE_ARGS
-// (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) go to the server's node; BENCH_SKIP_PROMPTFOO=1.
+// (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) go to the server's node; BENCH_SKIP_PROMPTFOO=1;
+// BENCH_ECHO=1 shows the server's stdout (say, with BENCH_NODE_ARGS=--trace-gc).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,7 +97,7 @@ async function main() {
     let peak = statusMiB(pid, 'VmRSS');
     const before = peak;
     // RSS is sampled from here; the end of the run comes as the report's `done` event (polling the
-    // report every 10 ms cost the server ~10 % of the run's CPU, work promptfoo's side never does).
+    // report every 10 ms was ~4 % of the server's busy time in its profile, work promptfoo's side never does).
     const sampler = setInterval(() => (peak = Math.max(peak, statusMiB(pid, 'VmRSS'))), 5);
     const cpu0 = cpuSeconds(pid);
     const t0 = performance.now();
