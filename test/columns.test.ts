@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CellError, type CellContext, type ColumnTypeId, type PromptSource } from '../src-server/eval/column-type';
@@ -59,6 +60,15 @@ beforeAll(async () => {
       if (req.url === '/text') return res.writeHead(200, { 'content-type': 'text/plain' }).end(`got ${Object.keys(body).join(',')}`);
       if (req.url === '/fail') return res.writeHead(500).end('kaput');
       if (req.url === '/slow') return setTimeout(() => res.end('late'), 500);
+      // Compressed when the caller says it can read it, as most API servers do.
+      if (req.url === '/gzip' && /gzip/.test(String(req.headers['accept-encoding']))) {
+        return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ zipped: body })));
+      }
+      // Half an answer, then the connection drops.
+      if (req.url === '/cut') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).write('{"half":');
+        return setTimeout(() => res.destroy(), 20);
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ echoed: body, auth: req.headers.authorization ?? null }));
     });
   });
@@ -149,9 +159,13 @@ const cases: Record<ColumnTypeId, () => TypeCases> = {
   }),
   ENDPOINT: () => ({
     normal: [{ name: 'posts the row, JSON back', config: { url: '{endpoint}/json', headers: { authorization: 'Bearer t' } }, row: { a: 1 }, value: { echoed: { a: 1 }, auth: 'Bearer t' } }],
-    edge: [{ name: 'text back', config: { url: '{endpoint}/text' }, row: { a: 1, b: 2 }, value: 'got a,b' }],
+    edge: [
+      { name: 'text back', config: { url: '{endpoint}/text' }, row: { a: 1, b: 2 }, value: 'got a,b' },
+      { name: 'a gzipped answer is read decompressed', config: { url: '{endpoint}/gzip' }, row: { a: 1 }, value: { zipped: { a: 1 } } },
+    ],
     error: [
       { name: 'a 500', config: { url: '{endpoint}/fail' }, row: {}, error: /answered 500: kaput/ },
+      { name: 'the connection drops mid-answer', config: { url: '{endpoint}/cut' }, row: {}, error: /Could not reach the endpoint/ },
       { name: 'too slow', config: { url: '{endpoint}/slow', timeout_ms: 50 }, row: {}, error: /within 50 ms/ },
       { name: 'nothing listening', config: { url: 'http://127.0.0.1:1/' }, row: {}, error: /Could not reach/ },
     ],

@@ -105,6 +105,24 @@ describe('offline runs', () => {
     expect(log.body.hosts).toHaveLength(3);
   });
 
+  it('every call of a run is counted once, however many share a commit; a setting saved between runs applies to the next', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => ({ q: `row ${i}` }));
+    const { groupId } = await publishDataset(t, rows);
+    const pipeline = await t.api('/reports', { body: { dataset_group_id: groupId, columns: [endpointColumn('local', `${loopback}/v1/embeddings`)] } });
+    const runOnce = async () => {
+      const started = await t.api(`/reports/${pipeline.body.report_id}/run`, { body: { name: 'many', concurrency: 6 } });
+      await waitForRun(t, started.body.report_id);
+      return (await t.api(`/api/public/v2/reports/${started.body.report_id}/outbound-hosts`)).body.hosts;
+    };
+    expect(await runOnce()).toEqual([{ host: new URL(loopback).host, calls: 30, blocked: 0 }]);
+    // The setting is read per call from what `put` last saved, not from a stale copy.
+    await setEgress({ offline: true, allowed_hosts: [] });
+    const far = await t.api('/reports', { body: { dataset_group_id: groupId, columns: [endpointColumn('far', `${remote}/v1/embeddings`)] } });
+    const started = await t.api(`/reports/${far.body.report_id}/run`, { body: { name: 'blocked', concurrency: 6 } });
+    await waitForRun(t, started.body.report_id);
+    expect((await t.api(`/api/public/v2/reports/${started.body.report_id}/outbound-hosts`)).body.hosts).toEqual([{ host: new URL(remote).host, calls: 0, blocked: 30 }]);
+  });
+
   it('a listed host is allowed while offline', async () => {
     await setEgress({ offline: true, allowed_hosts: ['0.0.0.0'] });
     const { cells } = await run([endpointColumn('far', `${remote}/v1/embeddings`)]);

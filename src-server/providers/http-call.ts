@@ -1,3 +1,4 @@
+import { callSignal, type CallSignal, type OutboundResponse } from '../outbound/http-client';
 import { EgressBlockedError } from '../outbound/policy';
 import { isObject } from './kwargs-shape';
 import { ProviderError, type ProviderHttp } from './provider';
@@ -31,12 +32,22 @@ export interface JsonCall {
  */
 export async function callJson(http: ProviderHttp, call: JsonCall, signal: AbortSignal, policy: RetryPolicy = DEFAULT_RETRY): Promise<unknown> {
   return withRetries(policy, signal, async () => {
-    const response = await send(http, call, signal, policy.timeoutMs);
-    const text = await response.text();
+    const limit = callSignal(signal, policy.timeoutMs);
     try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new ProviderError(`${call.url} answered with text that is not JSON: ${text.slice(0, 200)}`, false, response.status);
+      const response = await send(http, call, signal, limit);
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        throw readFailure(call.url, signal, limit, error);
+      }
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new ProviderError(`${call.url} answered with text that is not JSON: ${text.slice(0, 200)}`, false, response.status);
+      }
+    } finally {
+      limit.dispose();
     }
   });
 }
@@ -49,8 +60,16 @@ export const STREAM: RetryPolicy = { ...DEFAULT_RETRY, retries: 2, timeoutMs: 60
  * and yields its events; `data: [DONE]` ends it.
  */
 export async function* callStream(http: ProviderHttp, call: JsonCall, signal: AbortSignal, policy: RetryPolicy = STREAM): AsyncGenerator<{ event: string; data: unknown }> {
-  const response = await withRetries(policy, signal, () => send(http, call, signal, policy.timeoutMs));
-  if (!response.body) return;
+  // One time limit for the whole stream; each attempt to reach the server gets its own.
+  let limit = callSignal(signal, policy.timeoutMs);
+  const response = await withRetries(policy, signal, async () => {
+    limit.dispose();
+    limit = callSignal(signal, policy.timeoutMs);
+    return send(http, call, signal, limit);
+  }).catch((error: unknown) => {
+    limit.dispose();
+    throw error;
+  });
   const decoder = new TextDecoder();
   const reader = response.body.getReader();
   let buffer = '';
@@ -84,6 +103,7 @@ export async function* callStream(http: ProviderHttp, call: JsonCall, signal: Ab
   } finally {
     // A caller that stops early (cancel, [DONE]) must not leave the connection streaming.
     await reader.cancel().catch(() => {});
+    limit.dispose();
   }
 }
 
@@ -102,22 +122,19 @@ async function withRetries<T>(policy: RetryPolicy, signal: AbortSignal, attempt:
 }
 
 /** One attempt: the provider's 2xx response, or a ProviderError that says whether to retry. */
-async function send(http: ProviderHttp, { method, url, headers, body }: JsonCall, signal: AbortSignal, timeoutMs: number): Promise<Response> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  let response: Response;
+async function send(http: ProviderHttp, { method, url, headers, body }: JsonCall, signal: AbortSignal, limit: CallSignal): Promise<OutboundResponse> {
+  let response: OutboundResponse;
   try {
     response = await http(url, {
       method,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.any([signal, timeout]),
+      signal: limit.signal,
     });
   } catch (error) {
-    if (signal.aborted) throw signal.reason;
     // The user's egress setting said no: retrying cannot change that.
-    if (error instanceof EgressBlockedError) throw new ProviderError(error.message, false, undefined, undefined, { cause: error });
-    if (timeout.aborted) throw new ProviderError(`No answer from ${url} within ${timeoutMs} ms`, true);
-    throw new ProviderError(`Could not reach ${url}: ${(error as Error).cause ?? (error as Error).message}`, true);
+    if (error instanceof EgressBlockedError && !signal.aborted) throw new ProviderError(error.message, false, undefined, undefined, { cause: error });
+    throw readFailure(url, signal, limit, error, 'Could not reach');
   }
   if (response.ok) return response;
   const text = await response.text();
@@ -128,6 +145,13 @@ async function send(http: ProviderHttp, { method, url, headers, body }: JsonCall
     response.status,
     retryAfter(response.headers.get('retry-after')),
   );
+}
+
+/** Why a call broke off: the caller's abort (its reason), the time limit, or the network. */
+function readFailure(url: string, signal: AbortSignal, limit: CallSignal, error: unknown, what = 'The answer broke off from'): unknown {
+  if (signal.aborted) return signal.reason;
+  if (limit.timedOut) return new ProviderError(`No answer from ${url} within ${limit.timeoutMs} ms`, true);
+  return new ProviderError(`${what} ${url}: ${(error as Error).cause ?? (error as Error).message}`, true);
 }
 
 function providerMessage(text: string): string {

@@ -1,3 +1,4 @@
+import type { OutboundInit, OutboundResponse } from '../outbound/http-client';
 import type { Json, KwargsInput } from './kwargs-shape';
 
 /**
@@ -33,7 +34,7 @@ export const defineProvider = <const M extends ProviderModule>(module: M): M => 
  * The only way a provider reaches the network: the server's outbound gate, which applies the
  * egress setting and counts hosts per run (`services/outbound.ts`).
  */
-export type ProviderHttp = (url: string, init: RequestInit) => Promise<Response>;
+export type ProviderHttp = (url: string, init: OutboundInit) => Promise<OutboundResponse>;
 
 /** Where and as whom to call: a stored provider, or a built-in one with the environment's key. */
 export interface ProviderConnection {

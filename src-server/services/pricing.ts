@@ -51,12 +51,19 @@ function cost(rates: ListedPrice, u: Pick<Usage, 'input_tokens' | 'output_tokens
 export function createPricingService({ store, writer, now }: { store: PriceStore; writer: Writer; now: () => number }) {
   /** The row for a model: the longest model prefix among the provider's rows; a workspace's row
    * wins over the shipped one of the same name. */
+  // A provider's candidate rows per workspace: every call a run makes is priced, and the table
+  // changes only through `put` and `remove`, which empty this.
+  const candidates = new Map<string, ListedPrice[]>();
+  const rowsOf = (workspaceId: number, p: string) => {
+    const at = `${workspaceId}\u0000${p}`;
+    return candidates.get(at) ?? candidates.set(at, [...PRICE_LIST.filter((r) => r.provider === p), ...store.ofProvider(workspaceId, p)]).get(at)!;
+  };
+
   function rateOf(workspaceId: number, provider: string, model: string): ListedPrice | undefined {
     const p = provider.trim().toLowerCase();
     const m = model.trim().toLowerCase();
-    const own = store.ofProvider(workspaceId, p);
     let best: ListedPrice | undefined;
-    for (const row of [...PRICE_LIST.filter((r) => r.provider === p), ...own]) {
+    for (const row of rowsOf(workspaceId, p)) {
       if (m.startsWith(row.model) && (!best || row.model.length >= best.model.length)) best = row;
     }
     return best;
@@ -84,7 +91,10 @@ export function createPricingService({ store, writer, now }: { store: PriceStore
 
     async put(workspaceId: number, price: ListedPrice): Promise<PriceEntry> {
       const row = { ...price, provider: price.provider.trim().toLowerCase(), model: price.model.trim().toLowerCase() };
-      await writer.write(() => store.save(workspaceId, row, now()));
+      await writer.write(() => {
+        store.save(workspaceId, row, now());
+        candidates.clear();
+      });
       return { ...row, source: 'user' };
     },
 
@@ -92,7 +102,10 @@ export function createPricingService({ store, writer, now }: { store: PriceStore
     async remove(workspaceId: number, provider: string, model: string): Promise<PriceEntry | null> {
       const p = provider.trim().toLowerCase();
       const m = model.trim().toLowerCase();
-      const removed = await writer.write(() => store.remove(workspaceId, p, m));
+      const removed = await writer.write(() => {
+        candidates.clear();
+        return store.remove(workspaceId, p, m);
+      });
       const shipped = builtIn.get(key(p, m));
       if (!removed && !shipped) throw notFound('Price');
       return shipped ? { ...shipped, source: 'built-in' } : null;

@@ -1,5 +1,5 @@
 import { AppError, notFound } from '../errors';
-import type { OutboundFetch } from '../outbound/gate';
+import type { OutboundFetch, OutboundInit } from '../outbound/gate';
 import { FALLBACK_PROVIDER, isProviderId, providerModules, type ProviderId } from '../providers/index';
 import type { ProviderConnection, ProviderHttp, ProviderModule } from '../providers/provider';
 import type { CreateProviderBody, PatchProviderBody } from '../schemas/providers';
@@ -118,7 +118,7 @@ export function createProviderService({ store, writer, now, env, outbound }: Pro
       const row = store.byId(workspaceId, id);
       if (!row) throw notFound('Provider');
       const p = config(row);
-      const http = (url: string, init: RequestInit) => outbound({ workspaceId }, url, init);
+      const http = (url: string, init: OutboundInit) => outbound({ workspaceId }, url, init);
       const started = performance.now();
       const latency = () => Math.round(performance.now() - started);
       try {

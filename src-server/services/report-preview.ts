@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { AppError } from '../errors';
 import { boundCellValue } from '../eval/cell-output';
 import type { CellContext } from '../eval/column-type';
@@ -57,6 +58,8 @@ export function createReportPreview(deps: ReportPreviewDeps) {
 
     const started = now();
     const controller = new AbortController();
+    // Every call in flight listens to it (one per concurrent row): many listeners, no leak.
+    setMaxListeners(0, controller.signal);
     const limit = `The preview's time limit (${Math.round(deps.timeoutMs / 1000)} s) was reached.`;
     const timer = setTimeout(() => controller.abort(new Error(limit)), deps.timeoutMs);
     const totals = { cost: 0, input_tokens: 0, output_tokens: 0 };

@@ -37,7 +37,8 @@ export function createEgressStore(db: Db) {
     },
     save: (workspaceId: number, setting: EgressSetting, at: number) =>
       void s.save.run(workspaceId, setting.offline ? 1 : 0, JSON.stringify(setting.allowed_hosts), at),
-    countHost: (reportId: number, host: string, blocked: boolean) => void s.count.run(reportId, host, blocked ? 0 : 1, blocked ? 1 : 0),
+    /** Adds `calls` made and `blocked` refused to a run's count for a host. */
+    countHost: (reportId: number, host: string, calls: number, blocked: number) => void s.count.run(reportId, host, calls, blocked),
     /** A run's hosts, or null when the report is not the workspace's. */
     hosts(workspaceId: number, reportId: number): OutboundHost[] | null {
       if (!s.reportExists.get(workspaceId, reportId)) return null;

@@ -4,7 +4,14 @@ import type { Db } from './db';
 const BUCKET_GROWTH = 1.05;
 const LOG_GROWTH = Math.log(BUCKET_GROWTH);
 
-export const utcDay = (epochMs: number) => new Date(epochMs).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+let lastDay = { number: NaN, text: '' };
+/** `YYYY-MM-DD` of an instant in UTC; every stored request asks, nearly always for the same day as the last. */
+export function utcDay(epochMs: number): string {
+  const number = Math.floor(epochMs / DAY_MS);
+  if (number !== lastDay.number) lastDay = { number, text: new Date(number * DAY_MS).toISOString().slice(0, 10) };
+  return lastDay.text;
+}
 
 export const latencyBucket = (ms: number) => (ms < 1 ? 0 : Math.floor(Math.log(ms) / LOG_GROWTH) + 1);
 

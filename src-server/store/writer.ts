@@ -1,14 +1,27 @@
+import { close, fdatasync, open } from 'node:fs';
 import type { Db } from './db';
 
 type Job = {
   run: (db: Db) => unknown;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+  /** False: settled at the commit, before the WAL sync (see `WriteOptions`). */
+  durable: boolean;
 };
 
+export interface WriteOptions {
+  /**
+   * `false` settles at the commit, before the fsync: the write survives a crash of the process
+   * (it is in the OS's cache) but not yet a power cut. For work that a later durable write
+   * covers (every sync covers all earlier commits): an evaluation's cells, whose run is marked
+   * done by a durable write. Default true.
+   */
+  durable?: boolean;
+}
+
 export interface Writer {
-  /** Runs `work` inside the next group transaction; settles only after that transaction commits. */
-  write<T>(work: (db: Db) => T): Promise<T>;
+  /** Runs `work` inside the next group transaction; settles only once that transaction is durable. */
+  write<T>(work: (db: Db) => T, options?: WriteOptions): Promise<T>;
   /** Commits whatever is queued now; resolves when the queue is empty. */
   flush(): Promise<void>;
 }
@@ -19,6 +32,14 @@ export interface Writer {
  * arrive while the event loop is busy are queued and written together in one transaction; each
  * caller is answered after that commit, so nothing acknowledged can be lost.
  *
+ * The fsync does not block the event loop: a batch commits with `synchronous = NORMAL` (its WAL
+ * frames written, not yet synced) and its callers are answered once an `fdatasync` of the WAL,
+ * started after that commit on libuv's thread pool, returns. That sync covers every frame written
+ * before it, so fsyncs are shared by every batch that committed while the previous one ran. The
+ * event loop meanwhile serves calls and commits the next batch (measured: an evaluation run spent
+ * a third of its main thread in fsync). A reader may see a batch a few milliseconds before it is
+ * durable, never an acknowledgement before it is. Other transactions on the connection keep FULL.
+ *
  * Each job runs in its own savepoint: one job's failure (say, a constraint) rejects that job only.
  */
 export function createWriter(db: Db, options: { maxBatch?: number } = {}): Writer {
@@ -26,6 +47,7 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
   let queue: Job[] = [];
   let scheduled = false;
   let idleWaiters: Array<() => void> = [];
+  const wal = walSync(db);
 
   const runOne = db.transaction((job: Job) => job.run(db));
   const runBatch = db.transaction((jobs: Job[]) =>
@@ -43,26 +65,38 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
     while (queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
-      let results;
+      let results: ReturnType<typeof runBatch>;
       try {
         // IMMEDIATE takes the write lock up front, waiting (busy_timeout) while the ingest thread
         // holds it. A deferred transaction that reads first cannot wait: once ingest commits
         // meanwhile, its upgrade to a writer fails at once with SQLITE_BUSY.
-        results = runBatch.immediate(batch);
+        results = wal ? wal.unsynced(() => runBatch.immediate(batch)) : runBatch.immediate(batch);
       } catch (error) {
         // The commit itself failed (disk full, I/O error): nothing in the batch is durable.
         for (const job of batch) job.reject(error);
         continue;
       }
-      results.forEach((result, i) => {
-        if (result.ok) batch[i].resolve(result.value);
-        else batch[i].reject(result.error);
-      });
+      const settle = (durable: boolean, syncError?: unknown) =>
+        results.forEach((result, i) => {
+          if (batch[i].durable !== durable) return;
+          if (syncError) batch[i].reject(syncError);
+          else if (result.ok) batch[i].resolve(result.value);
+          else batch[i].reject(result.error);
+        });
+      settle(false);
+      if (wal) wal.afterSync((syncError) => settle(true, syncError));
+      else settle(true);
     }
+    if (!wal || wal.idle()) wakeIdle();
+  }
+
+  function wakeIdle(): void {
+    if (queue.length > 0 || scheduled) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const wake of waiters) wake();
   }
+  wal?.onIdle(wakeIdle);
 
   function schedule(): void {
     if (scheduled) return;
@@ -73,15 +107,67 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
   }
 
   return {
-    write<T>(work: (db: Db) => T): Promise<T> {
+    write<T>(work: (db: Db) => T, options: WriteOptions = {}): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ run: work, resolve: resolve as (value: unknown) => void, reject });
+        queue.push({ run: work, resolve: resolve as (value: unknown) => void, reject, durable: options.durable ?? true });
         schedule();
       });
     },
     flush(): Promise<void> {
-      if (queue.length === 0 && !scheduled) return Promise.resolve();
+      if (queue.length === 0 && !scheduled && (!wal || wal.idle())) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}
+
+/**
+ * Commits without an fsync and syncs the WAL file off the event loop, for a file database whose
+ * connection is set to FULL (null otherwise: in memory, or a caller that chose less).
+ */
+function walSync(db: Db) {
+  if (db.memory || Number(db.pragma('synchronous', { simple: true })) !== 2) return null;
+  const file = `${db.name}-wal`;
+  const normal = db.prepare('PRAGMA synchronous = NORMAL');
+  const full = db.prepare('PRAGMA synchronous = FULL');
+  let syncing = false;
+  let waiting: Array<(error?: unknown) => void> = [];
+  let onIdle = () => {};
+
+  // One sync at a time; callers that commit while it runs wait for the next one, which starts
+  // after their commit and so covers it.
+  function start(): void {
+    const callers = waiting;
+    waiting = [];
+    syncing = true;
+    const done = (error: unknown) => {
+      syncing = false;
+      for (const settle of callers) settle(error ?? undefined);
+      if (waiting.length > 0) start();
+      else onIdle();
+    };
+    // Opened per sync: SQLite may delete and recreate the WAL (the last connection closing).
+    open(file, 'r', (openError, fd) => {
+      if (openError) return done(openError);
+      fdatasync(fd, (syncError) => close(fd, () => done(syncError)));
+    });
+  }
+
+  return {
+    unsynced<T>(commit: () => T): T {
+      normal.run();
+      try {
+        return commit();
+      } finally {
+        full.run();
+      }
+    },
+    afterSync(settle: (error?: unknown) => void): void {
+      waiting.push(settle);
+      if (!syncing) start();
+    },
+    idle: () => !syncing && waiting.length === 0,
+    onIdle(wake: () => void): void {
+      onIdle = wake;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { callSignal, type OutboundResponse } from '../../outbound/http-client';
 import { EgressBlockedError } from '../../outbound/policy';
 import { CellError, columnType } from '../column-type';
 
@@ -14,22 +15,25 @@ export const endpoint = columnType({
   }),
   reads: () => [],
   async run(c, ctx) {
-    const timeout = AbortSignal.timeout(c.timeout_ms);
-    let response: Response;
+    const limit = callSignal(ctx.signal, c.timeout_ms);
+    let response: OutboundResponse;
+    let text: string;
     try {
       response = await ctx.fetch({ workspaceId: ctx.workspaceId, reportId: ctx.reportId }, c.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/plain;q=0.9', ...c.headers },
         body: JSON.stringify(ctx.row),
-        signal: AbortSignal.any([ctx.signal, timeout]),
+        signal: limit.signal,
       });
+      text = await response.text();
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       if (error instanceof EgressBlockedError) throw new CellError(error.message);
-      if (timeout.aborted) throw new CellError(`The endpoint did not answer within ${c.timeout_ms} ms.`);
+      if (limit.timedOut) throw new CellError(`The endpoint did not answer within ${c.timeout_ms} ms.`);
       throw new CellError(`Could not reach the endpoint: ${String((error as Error).cause ?? (error as Error).message)}`);
+    } finally {
+      limit.dispose();
     }
-    const text = await response.text();
     if (!response.ok) throw new CellError(`The endpoint answered ${response.status}: ${text.slice(0, 300)}`);
     if (/json/i.test(response.headers.get('content-type') ?? '')) {
       try {

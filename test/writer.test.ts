@@ -1,0 +1,77 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { closeDatabase, openDatabase, type Db } from '../src-server/store/db';
+import { createWriter } from '../src-server/store/writer';
+import { openSqlite } from '../src-server/store/sqlite';
+import { tempDir } from './support/server';
+
+// The group commit answers a batch after an fsync of the WAL that runs off the event loop
+// (store/writer.ts). These tests use a real database file: in memory there is nothing to sync.
+const dirs: string[] = [];
+const dbs: Db[] = [];
+afterEach(() => {
+  for (const db of dbs.splice(0)) closeDatabase(db);
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function fileDb(): { db: Db; file: string } {
+  const dir = tempDir('promptledger-writer-');
+  dirs.push(dir);
+  const file = join(dir, 'promptledger.db');
+  const db = openDatabase(file);
+  dbs.push(db);
+  db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE)');
+  return { db, file };
+}
+
+test('an acknowledged write is committed for every connection, and the connection stays at synchronous FULL', async () => {
+  const { db, file } = fileDb();
+  const writer = createWriter(db);
+  const id = await writer.write((d) => Number(d.prepare('INSERT INTO notes (text) VALUES (?)').run('first').lastInsertRowid));
+  const other = openSqlite(file);
+  try {
+    expect(other.prepare('SELECT text FROM notes WHERE id = ?').pluck().get(id)).toBe('first');
+  } finally {
+    other.close();
+  }
+  // Only the writer's batches skip the in-line fsync; any other transaction still has it.
+  expect(db.pragma('synchronous', { simple: true })).toBe(2);
+});
+
+test('writes queued together commit together; a failing job rejects alone and the rest are answered', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const insert = (text: string) => writer.write((d) => d.prepare('INSERT INTO notes (text) VALUES (?)').run(text).changes);
+  const results = await Promise.allSettled([...Array.from({ length: 200 }, (_, i) => insert(`note ${i}`)), insert('note 7')]);
+  expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(200);
+  expect(results.at(-1)).toMatchObject({ status: 'rejected', reason: expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }) });
+  expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(200);
+});
+
+test('writes made while a sync runs are answered after the next one; flush waits for both', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const order: string[] = [];
+  const first = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('a')").run()).then(() => order.push('a'));
+  // The first batch is committed and its sync started on the next turn; this one commits after.
+  await new Promise((resolve) => setImmediate(resolve));
+  const second = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('b')").run()).then(() => order.push('b'));
+  await writer.flush();
+  expect(order).toEqual(['a', 'b']);
+  await Promise.all([first, second]);
+});
+
+test('a write that asks for the commit only is answered before the sync; a durable one in the same batch after it', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const order: string[] = [];
+  const durable = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('durable')").run()).then(() => order.push('durable'));
+  const committed = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('committed')").run(), { durable: false }).then(() => {
+    order.push('committed');
+    // Answered at the commit: the row is there for every reader already.
+    expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(2);
+  });
+  await Promise.all([durable, committed]);
+  expect(order).toEqual(['committed', 'durable']);
+});
