@@ -4,7 +4,7 @@
 import { close, fdatasync, open } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeDatabase, openDatabase } from './db';
-import { createRequestStore, type NewRequest } from './requests';
+import { createRequestStore, type NewRequest, type Tally } from './requests';
 import { createSpanStore, type SpanWrite } from './spans';
 
 export type IngestJob = { row: NewRequest } | { spans: SpanWrite[] };
@@ -32,19 +32,26 @@ const db = openDatabase(file, { synchronous: 'NORMAL' });
 const requests = createRequestStore(db);
 const spans = createSpanStore(db, requests);
 
-function write(job: IngestJob): number {
+function write(job: IngestJob, batch?: Tally): number {
   if ('spans' in job) return job.spans.filter((span) => spans.insert(span)).length;
-  const id = requests.insert(job.row);
+  const id = requests.insert(job.row, batch);
   // A request naming its span joins that span's trace, if the span came first.
   if (job.row.span_id !== null) spans.linkRequest({ ...job.row, id });
   return id;
 }
 
-const writeOne = db.transaction(write);
+const writeOne = db.transaction((job: IngestJob) => write(job));
 // The common case is one transaction for the batch; jobs are validated before they get here, so
 // a failure is rare, and then the batch is redone job by job (each in its own savepoint) so one
 // bad job fails alone. A savepoint per job always would cost ~10% of the insert.
-const writeAll = db.transaction((jobs: Queued[]): IngestResult[] => jobs.map((job) => ({ seq: job.seq, value: write(job) })));
+// Rollups are summed over the batch and written once per key (requests.ts `tally`); the batch is
+// all or nothing, so a failure discards the sums with the rows.
+const writeAll = db.transaction((jobs: Queued[]): IngestResult[] => {
+  const batch = requests.tally();
+  const results = jobs.map((job) => ({ seq: job.seq, value: write(job, batch) }));
+  batch.write();
+  return results;
+});
 const writeEach = db.transaction((jobs: Queued[]): IngestResult[] =>
   jobs.map((job) => {
     try {

@@ -125,17 +125,20 @@ export function createTextIndex(db: Db) {
   // The newest request_start_time among ids up to each block: the index yields matches by id, the
   // explorer lists by start time, and this bound says when no older id can still make the page.
   const noteStart = db.prepare(`
-    INSERT INTO request_time_blocks (block, max_start) VALUES (? >> ${BLOCK_BITS}, ?)
+    INSERT INTO request_time_blocks (block, max_start) VALUES (?, ?)
     ON CONFLICT (block) DO UPDATE SET max_start = max(max_start, excluded.max_start)`);
   const blocks = db.prepare<[], { block: number; max_start: number }>(
     'SELECT block, max_start FROM request_time_blocks ORDER BY block',
   );
   return {
-    /** Indexes a new request's text; call inside the transaction that inserts it. */
-    add(id: number, startTime: number, text: string): void {
-      noteStart.run(id, startTime);
+    /** Indexes a new request's text; call inside the transaction that inserts it, and `noteStart` its start. */
+    add(id: number, text: string): void {
       const document = indexDocument(text);
       if (document.trim()) insert.run(id, document);
+    },
+    /** Raises block `block`'s newest start (ids `block << BLOCK_BITS` onwards) to at least `startTime`. */
+    noteStart(block: number, startTime: number): void {
+      noteStart.run(block, startTime);
     },
     /** Drops a request's tokens; call inside the transaction that deletes the request. */
     remove(id: number): void {
