@@ -84,6 +84,25 @@ describe('the lean path of POST /log-request', () => {
     expect(await countRequests()).toBe(before);
   });
 
+  it('answers 401 for a wrong key in the header and 415 for a wrong type before reading the body', async () => {
+    // 50 MB declared, 64 KB sent: an answer now means the rest was never awaited.
+    const answerBeforeBody = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(new URL('/log-request', t.url), { method: 'POST', headers: { ...headers, 'content-length': String(50 * 1024 * 1024) } });
+        const timer = setTimeout(() => (req.destroy(), reject(new Error('the server waited for the body'))), 2000);
+        req.on('response', (res) => {
+          clearTimeout(timer);
+          res.resume();
+          req.destroy();
+          resolve(res.statusCode!);
+        });
+        req.on('error', () => undefined);
+        req.write(Buffer.alloc(64 * 1024, 'x'));
+      });
+    expect(await answerBeforeBody({ 'content-type': 'application/json', 'x-api-key': 'pl_not_a_key' })).toBe(401);
+    expect(await answerBeforeBody({ 'content-type': 'text/plain', 'x-api-key': t.key })).toBe(415);
+  });
+
   it('reads a body of exactly the limit, and answers 413 one byte past it (declared or streamed) storing nothing', async () => {
     const headers = { 'content-type': 'application/json', 'x-api-key': t.key };
     expect(Buffer.byteLength(bodyOf(LIMIT))).toBe(LIMIT);
