@@ -51,4 +51,9 @@ describe('a burst of logged requests', () => {
     const starts = res.body.items.map((r: { request_start_time: string }) => r.request_start_time);
     expect(starts).toEqual(['2026-11-02T12:59:00.000Z', '2026-11-02T12:57:00.000Z', '2026-11-02T12:55:00.000Z']);
   });
+
+  it('writes the text index with FTS5 automerge 16 (set by the ingest thread when it opens)', () => {
+    const row = t.server.db.prepare("SELECT v FROM requests_fts_config WHERE k = 'automerge'").get() as { v: number };
+    expect(row.v).toBe(16);
+  });
 });

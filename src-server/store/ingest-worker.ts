@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { closeDatabase, openDatabase } from './db';
 import { createRequestStore, type NewRequest, type Tally } from './requests';
 import { createSpanStore, type SpanWrite } from './spans';
+import { configureTextIndexWrites } from './text-index';
 
 export type IngestJob = { row: NewRequest } | { spans: SpanWrite[] };
 export type IngestMessage = ({ seq: number } & IngestJob) | { close: true };
@@ -29,6 +30,7 @@ const file = (workerData as { file: string }).file;
 // and answers only then (see there). WAL mode with NORMAL is corruption-safe by SQLite's design;
 // durability comes from that sync, and checkpoints still sync both files before copying.
 const db = openDatabase(file, { synchronous: 'NORMAL' });
+configureTextIndexWrites(db);
 const requests = createRequestStore(db);
 const spans = createSpanStore(db, requests);
 
