@@ -1,12 +1,12 @@
 // The ingest thread: owns a second connection and writes logged requests and spans in group
 // transactions, so the HTTP thread never blocks on inserts (a 2 KB request with its text index is
 // ~170 µs of SQLite work) and both cores serve a burst. See ingest.ts for the other side.
-import { close, fdatasync, open } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { closeDatabase, openDatabase } from './db';
 import { createRequestStore, type NewRequest, type Tally } from './requests';
 import { createSpanStore, type SpanWrite } from './spans';
 import { configureTextIndexWrites } from './text-index';
+import { walSync } from './writer';
 
 export type IngestJob = { row: NewRequest } | { spans: SpanWrite[] };
 export type IngestMessage = ({ seq: number } & IngestJob) | { close: true };
@@ -26,10 +26,7 @@ const MAX_BATCH = 128;
 
 const port = parentPort!;
 const file = (workerData as { file: string }).file;
-// Commits write the WAL without waiting for the disk; `acknowledge` syncs the WAL off this thread
-// and answers only then (see there). WAL mode with NORMAL is corruption-safe by SQLite's design;
-// durability comes from that sync, and checkpoints still sync both files before copying.
-const db = openDatabase(file, { synchronous: 'NORMAL' });
+const db = openDatabase(file);
 configureTextIndexWrites(db);
 const requests = createRequestStore(db);
 const spans = createSpanStore(db, requests);
@@ -81,38 +78,18 @@ let scheduled = false;
 let closing = false;
 
 /**
- * Durable acknowledgement without stalling the thread: a batch is answered once the WAL holding it
- * is on disk, and that sync (fdatasync, 1–10 ms here) runs in libuv's pool while this thread
- * already writes the next batch. With `synchronous = FULL` SQLite synced inside COMMIT, so the
- * thread sat idle for the sync of every batch (~40% of its time at 50 connections). One sync is
- * in flight at a time; it covers every batch committed before it started, and batches committed
- * meanwhile wait for the next one (group commit over batches). A sync that fails answers its
- * batches with the error: their rows are stored but not known to be durable.
+ * Durable acknowledgement without stalling the thread (writer.ts `walSync`, shared with the main
+ * connection's group commit): a batch commits without waiting for the disk and is answered once an
+ * fdatasync of the WAL, run in libuv's pool, returns; meanwhile this thread writes the next batch.
+ * With the sync inside COMMIT the thread sat idle for every batch's sync (~40% of its time at 50
+ * connections). A sync that fails answers its batch with the error: its rows are stored but not
+ * known to be durable.
  */
-let unsynced: IngestResult[] = [];
-let syncing = false;
+const wal = walSync(db);
 
 function acknowledge(results: IngestResult[]): void {
-  unsynced.push(...results);
-  if (!syncing) syncWal();
-}
-
-function syncWal(): void {
-  const results = unsynced;
-  unsynced = [];
-  syncing = true;
-  const done = (error: NodeJS.ErrnoException | null) => {
-    port.postMessage(error ? results.map(({ seq }) => ({ seq, ...failureOf(error) })) : results);
-    syncing = false;
-    if (unsynced.length > 0) syncWal();
-    else if (closing && queue.length === 0) shutDown();
-  };
-  // Opened per sync rather than kept: whatever file is the WAL now holds the frames just
-  // committed (a checkpoint may truncate it; only the last connection's close removes it).
-  open(`${file}-wal`, 'r+', (openError, fd) => {
-    if (openError) return done(openError);
-    fdatasync(fd, (syncError) => close(fd, () => done(syncError)));
-  });
+  if (!wal) return port.postMessage(results);
+  wal.afterSync((error) => port.postMessage(error ? results.map(({ seq }) => ({ seq, ...failureOf(error) })) : results));
 }
 
 let shutting = false;
@@ -130,7 +107,7 @@ function drain(): void {
     queue = queue.slice(batch.length);
     let results: IngestResult[];
     try {
-      results = writeBatch(batch);
+      results = wal ? wal.unsynced(() => writeBatch(batch)) : writeBatch(batch);
     } catch (error) {
       // The commit failed: nothing in this batch is stored.
       const failure = failureOf(error);
@@ -139,8 +116,13 @@ function drain(): void {
     }
     acknowledge(results);
   }
-  if (closing && !syncing) shutDown();
+  if (closing && (wal?.idle() ?? true)) shutDown();
 }
+
+// The last sync done after the close message: nothing is left to answer.
+wal?.onIdle(() => {
+  if (closing && queue.length === 0) shutDown();
+});
 
 // The database is open and every statement prepared: the server may now say it is ready.
 port.postMessage(INGEST_READY);
