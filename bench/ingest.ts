@@ -7,7 +7,7 @@
 // wrk when installed (C, light on the shared CPU), else autocannon.
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cachedRequests } from './support/seed';
@@ -104,6 +104,41 @@ async function startBare(): Promise<{ url: string; stop(): void }> {
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * CPU time per thread of process `pid` (Linux /proc; empty elsewhere), in µs. The server's threads
+ * are told apart by their share: the HTTP thread and the ingest thread each take hundreds of µs per
+ * request, V8's helpers (GC) and libuv's pool (the WAL syncs) a few dozen.
+ */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const dir = `/proc/${pid}/task`;
+  if (!existsSync(dir)) return out;
+  for (const tid of readdirSync(dir)) {
+    try {
+      const stat = readFileSync(`${dir}/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime, in clock ticks (100 per second on Linux).
+      out.set(tid, (Number(fields[11]) + Number(fields[12])) * 10_000);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/** Runs the load against the server and reports its CPU per request, per thread (the top two) and in all. */
+async function loadMeasured(server: { url: string; child: { pid?: number } }, seconds: number) {
+  const pid = server.child.pid!;
+  const before = threadCpu(pid);
+  const result = await load(server.url, '/log-request', seconds);
+  const after = threadCpu(pid);
+  const perThread = [...after].map(([tid, us]) => (us - (before.get(tid) ?? 0)) / result.total).sort((a, b) => b - a);
+  const all = perThread.reduce((a, b) => a + b, 0);
+  const cpu = perThread.length === 0 ? 'CPU per request: n/a (no /proc)'
+    : `CPU per request: ${all.toFixed(0)} µs in all; busiest threads ${perThread.slice(0, 2).map((us) => `${us.toFixed(0)} µs`).join(', ')} (HTTP and ingest threads)`;
+  return { ...result, cpu };
+}
+
 const fileBytes = (dataDir: string) =>
   ['promptledger.db', 'promptledger.db-wal'].reduce((sum, f) => {
     try {
@@ -133,21 +168,23 @@ try {
   await load(server.url, '/log-request', 2);
   const before = fileBytes(join(dir, 'fresh'));
   const baseline = await load(bare.url, '/log-request', SECONDS);
-  const fresh = await load(server.url, '/log-request', SECONDS);
+  const fresh = await loadMeasured(server, SECONDS);
   const grown = fileBytes(join(dir, 'fresh')) - before;
   console.log(line('(a) bare node:http, JSON.parse', baseline));
   console.log(line('(b) POST /log-request, fresh db', fresh));
   console.log(`  ratio b/a: ${(fresh.rps / baseline.rps).toFixed(2)}  (target ≥ 0.3; p99 target ≤ 25 ms); ${load1()}`);
+  console.log(`  ${fresh.cpu}`);
   console.log(`  file growth ${(grown / fresh.total).toFixed(0)} bytes/request over ${fresh.total} requests`);
   if (BIG > 0) {
     const big = await startBenchServer(bigDir);
     try {
       await load(big.url, '/log-request', 2);
       const again = await load(bare.url, '/log-request', SECONDS);
-      const onBig = await load(big.url, '/log-request', SECONDS);
+      const onBig = await loadMeasured(big, SECONDS);
       console.log(line('(a) bare node:http, JSON.parse', again));
       console.log(line(`(c) POST /log-request, ${BIG.toLocaleString()} rows`, onBig));
       console.log(`  ratio c/a: ${(onBig.rps / again.rps).toFixed(2)}; ${load1()}`);
+      console.log(`  ${onBig.cpu}`);
     } finally {
       await big.stop();
     }

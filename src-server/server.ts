@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import { openApp, type OpenApp, type OpenAppOptions } from './compose';
 import type { Db } from './store/db';
+import { requestListener } from './http/app';
 
 export { DEFAULT_BODY_LIMIT, VERSION } from './compose';
 
@@ -69,9 +70,7 @@ export async function listenApp(opened: OpenApp, options: ListenOptions = {}): P
 
 /** A node HTTP server for a Koa app, tuned for local SDKs. */
 export function serve(app: Koa): Server {
-  const handle = app.callback();
-  // Koa's handler settles its own errors (errorMiddleware); the promise carries nothing more.
-  const http = createHttpServer((req, res) => void handle(req, res));
+  const http = createHttpServer(requestListener(app));
   // Local SDKs keep connections open between calls; outlive their idle timers (5 s in undici).
   http.keepAliveTimeout = 65_000;
   return http;

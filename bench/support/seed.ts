@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashKey } from '../../src-server/services/auth';
@@ -68,9 +68,18 @@ export function cachedRequests(rows: number): string {
   const schema = createHash('sha256').update(migrations.map((m) => m.sql).join('\n')).digest('hex').slice(0, 12);
   const dir = join(process.env.BENCH_CACHE ?? join(tmpdir(), 'promptledger-bench-cache'), `requests-${rows}-${schema}`);
   if (!existsSync(join(dir, 'seeded'))) {
-    if (rows > SEED_UNIT && rows % SEED_UNIT === 0) scaleRequests(cachedRequests(SEED_UNIT), dir, rows / SEED_UNIT);
-    else seedRequests(dir, rows);
-    writeFileSync(join(dir, 'seeded'), new Date().toISOString());
+    // Built beside its final name and renamed when complete: two benchmarks (or engineers) asking
+    // at once each build their own copy rather than write one file together.
+    const building = `${dir}.building-${process.pid}`;
+    rmSync(building, { recursive: true, force: true });
+    if (rows > SEED_UNIT && rows % SEED_UNIT === 0) scaleRequests(cachedRequests(SEED_UNIT), building, rows / SEED_UNIT);
+    else seedRequests(building, rows);
+    writeFileSync(join(building, 'seeded'), new Date().toISOString());
+    if (existsSync(join(dir, 'seeded'))) rmSync(building, { recursive: true, force: true });
+    else {
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(building, dir);
+    }
   }
   return dir;
 }

@@ -1,8 +1,10 @@
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Logger } from '../logger';
 import { Health, OpenApiDocument } from '../schemas/system';
 import { errorMiddleware } from './errors';
+import { leanRoutes } from './lean';
 import { mount, openApiDocument, route, type Authenticator, type Route } from './route';
 
 export interface AppOptions {
@@ -47,5 +49,18 @@ export function createApp({ routes, auth, bodyLimitBytes, log, version, dataDir 
   app.use(errorMiddleware(log, dataDir));
   app.use(router.routes());
   app.use(router.allowedMethods());
+  lean.set(app, leanRoutes(all, { auth, bodyLimitBytes, log, dataDir }));
   return app;
+}
+
+const lean = new WeakMap<Koa, ReturnType<typeof leanRoutes>>();
+
+/** What node:http calls per request: the app's lean routes (http/lean.ts) first, then Koa. */
+export function requestListener(app: Koa): RequestListener {
+  const handle = app.callback();
+  const fast = lean.get(app) ?? (() => false);
+  // Koa's handler settles its own errors (errorMiddleware); the promise carries nothing more.
+  return (req, res) => {
+    if (!fast(req, res)) void handle(req, res);
+  };
 }

@@ -1,7 +1,18 @@
 import type { IncomingMessage } from 'node:http';
-import type { Context } from 'koa';
 import { AppError } from '../errors';
 import { jsonTooDeep, tooDeepMessage } from '../json-depth';
+
+/**
+ * What reading a body needs of a request: Koa's context satisfies it, and so does the lean path's
+ * bare node:http request (http/lean.ts), so both read, limit and refuse bodies by the same code.
+ */
+export interface HttpExchange {
+  req: IncomingMessage;
+  /** A request header, '' when absent (as Koa's `ctx.get`). */
+  get(name: string): string;
+  /** Sets a response header. */
+  set(name: string, value: string): void;
+}
 
 /** Past this many bytes of an oversized body we stop draining it and drop the connection. */
 const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
@@ -13,7 +24,7 @@ const MAX_DRAIN_BYTES = 256 * 1024 * 1024;
  * other invalid input, and so is JSON nested past MAX_JSON_DEPTH. An empty body is `undefined`,
  * since some endpoints take none.
  */
-export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+export async function readJsonBody(ctx: HttpExchange, limitBytes: number): Promise<unknown> {
   const text = (await readRawBody(ctx, limitBytes)).toString('utf8');
   if (text.trim() === '') return undefined;
   if (jsonTooDeep(text)) {
@@ -28,7 +39,7 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
 }
 
 /** The body's bytes, under the same size cap (413) as JSON bodies. */
-export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buffer> {
+export async function readRawBody(ctx: HttpExchange, limitBytes: number): Promise<Buffer> {
   const req = ctx.req;
   const declared = Number(ctx.get('content-length') || 0);
   const raw = await new Promise<Buffer | null>((resolve, reject) => {
@@ -59,7 +70,7 @@ export async function readRawBody(ctx: Context, limitBytes: number): Promise<Buf
 }
 
 /** Whether the request carries a body at all (a declared length above 0, or chunked). */
-export function hasBody(ctx: Context): boolean {
+export function hasBody(ctx: HttpExchange): boolean {
   return Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
 }
 
@@ -69,7 +80,7 @@ export function hasBody(ctx: Context): boolean {
  * the header have always worked (docs/decisions.md). Anything else is 415, and in particular
  * `text/plain`, the type a web page can post cross-origin without a CORS preflight.
  */
-export function requireJsonContentType(ctx: Context): void {
+export function requireJsonContentType(ctx: HttpExchange): void {
   if (!hasBody(ctx)) return;
   const type = ctx.get('content-type').split(';')[0].trim().toLowerCase();
   if (type === '' || type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type)) return;

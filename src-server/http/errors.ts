@@ -18,18 +18,22 @@ export function errorMiddleware(log: Logger, dataDir: string) {
         throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
       }
     } catch (caught) {
-      const full = diskFullError(caught, dataDir);
-      // The client is told; whoever runs the server needs to know too.
-      if (full) log.error(`${ctx.method} ${ctx.path}: ${full.message}`);
-      const error = full ?? caught;
-      if (error instanceof AppError) {
-        ctx.status = error.status;
-        ctx.body = { ...error.extra, success: false, message: error.message, ...(error.detail ? { detail: error.detail } : {}) } satisfies z.input<typeof ErrorBody>;
-        return;
-      }
-      log.error(`${ctx.method} ${ctx.path} failed`, error);
-      ctx.status = 500;
-      ctx.body = { success: false, message: 'Internal server error.' } satisfies z.input<typeof ErrorBody>;
+      const answer = errorAnswer(caught, `${ctx.method} ${ctx.path}`, log, dataDir);
+      ctx.status = answer.status;
+      ctx.body = answer.body;
     }
   };
+}
+
+/** The status and API.md body for an error met while serving `what` (`POST /log-request`). */
+export function errorAnswer(caught: unknown, what: string, log: Logger, dataDir: string): { status: number; body: z.input<typeof ErrorBody> } {
+  const full = diskFullError(caught, dataDir);
+  // The client is told; whoever runs the server needs to know too.
+  if (full) log.error(`${what}: ${full.message}`);
+  const error = full ?? caught;
+  if (error instanceof AppError) {
+    return { status: error.status, body: { ...error.extra, success: false, message: error.message, ...(error.detail ? { detail: error.detail } : {}) } };
+  }
+  log.error(`${what} failed`, error);
+  return { status: 500, body: { success: false, message: 'Internal server error.' } };
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError, fromZodError } from '../errors';
 import { ErrorBody } from '../schemas/common';
 import type { Principal } from '../services/auth';
-import { discardBody, readJsonBody, requireJsonContentType } from './body';
+import { discardBody, readJsonBody, requireJsonContentType, type HttpExchange } from './body';
 
 type Schema = z.ZodType | undefined;
 type Out<T extends Schema> = T extends z.ZodType ? z.output<T> : undefined;
@@ -30,6 +30,11 @@ export interface Route<B extends Schema = Schema, Q extends Schema = Schema, P e
   streamBody?: z.ZodType;
   query?: Q;
   params?: P;
+  /**
+   * Served by the lean path (http/lean.ts) before Koa sees the request: for the hottest routes
+   * (`POST /log-request`), whose handler then gets no `ctx`. No path params.
+   */
+  lean?: true;
   /** Success status; 204 sends no body. */
   status?: number;
   /**
@@ -64,33 +69,48 @@ export interface MountOptions {
 
 export function mount(router: Router, routes: Route[], options: MountOptions): void {
   for (const spec of routes) {
-    const takesBody = ['post', 'put', 'patch'].includes(spec.method);
     router[spec.method](spec.path, async (ctx: Context) => {
-      // The key in a header is checked before a byte of the body is read: without it a stranger's
-      // 50 MB body cost 1.8 GB of memory before the 401 (issue 10, item 9). Only the legacy
-      // tracking routes, whose SDK sends the key in the body, read a body (within the size limit)
-      // before knowing who sent it.
-      let principal: Principal | undefined;
-      let rawBody: unknown;
-      try {
-        if (spec.auth === 'key' || (spec.auth === 'key-or-body' && hasKeyHeader(ctx))) {
-          principal = await authenticate(ctx, spec.auth, undefined, options.auth);
-        }
-        if (takesBody && !spec.streamBody) requireJsonContentType(ctx);
-      } catch (error) {
-        discardBody(ctx.req);
-        throw error;
-      }
-      if (takesBody && !spec.streamBody) rawBody = await readJsonBody(ctx, options.bodyLimitBytes);
-      if (spec.auth === 'key-or-body' && !principal) principal = await authenticate(ctx, spec.auth, rawBody, options.auth);
-      const params = parse(spec.params, ctx.params, 'path');
-      const query = parse(spec.query, nestBrackets(ctx.query), 'query');
-      const body = parse(spec.body, rawBody, 'body');
-      const result = await spec.handler({ body, query, params, principal: principal as Principal, ctx });
+      const result = await answerRoute(spec, ctx, { params: ctx.params, query: ctx.query, ctx }, options);
       ctx.status = spec.status ?? 200;
       if (ctx.status !== 204) ctx.body = result;
     });
   }
+}
+
+/**
+ * One request to `spec`, from its headers to the handler's result: auth, content type, the body
+ * within the size limit, schemas. Shared by Koa's router (mount) and the lean path for hot routes
+ * (http/lean.ts), so both apply the same rules in the same order. Throws AppError for the client.
+ */
+export async function answerRoute(
+  spec: Route,
+  http: HttpExchange,
+  from: { params: Record<string, string>; query: Record<string, string | string[] | undefined>; ctx: Context | undefined },
+  options: MountOptions,
+): Promise<unknown> {
+  const takesBody = ['post', 'put', 'patch'].includes(spec.method);
+  // The key in a header is checked before a byte of the body is read: without it a stranger's
+  // 50 MB body cost 1.8 GB of memory before the 401 (issue 10, item 9). Only the legacy
+  // tracking routes, whose SDK sends the key in the body, read a body (within the size limit)
+  // before knowing who sent it.
+  let principal: Principal | undefined;
+  let rawBody: unknown;
+  try {
+    if (spec.auth === 'key' || (spec.auth === 'key-or-body' && hasKeyHeader(http))) {
+      principal = await authenticate(http, spec.auth, undefined, options.auth);
+    }
+    if (takesBody && !spec.streamBody) requireJsonContentType(http);
+  } catch (error) {
+    discardBody(http.req);
+    throw error;
+  }
+  if (takesBody && !spec.streamBody) rawBody = await readJsonBody(http, options.bodyLimitBytes);
+  if (spec.auth === 'key-or-body' && !principal) principal = await authenticate(http, spec.auth, rawBody, options.auth);
+  const params = parse(spec.params, from.params, 'path');
+  const query = parse(spec.query, nestBrackets(from.query), 'query');
+  const body = parse(spec.body, rawBody, 'body');
+  // Lean routes (no Koa) have no context; their handlers do not use it (http/lean.ts).
+  return spec.handler({ body, query, params, principal: principal as Principal, ctx: from.ctx as Context });
 }
 
 function parse(schema: Schema, value: unknown, where: 'body' | 'query' | 'path'): any {
@@ -116,9 +136,9 @@ function nestBrackets(query: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-const hasKeyHeader = (ctx: Context) => ctx.get('x-api-key') !== '' || /^Bearer\s+\S/i.test(ctx.get('authorization'));
+const hasKeyHeader = (ctx: HttpExchange) => ctx.get('x-api-key') !== '' || /^Bearer\s+\S/i.test(ctx.get('authorization'));
 
-async function authenticate(ctx: Context, mode: AuthMode, body: unknown, auth: Authenticator): Promise<Principal> {
+async function authenticate(ctx: HttpExchange, mode: AuthMode, body: unknown, auth: Authenticator): Promise<Principal> {
   const headerKey = ctx.get('x-api-key');
   const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'))?.[1]?.trim();
   const bodyKey =

@@ -1,7 +1,7 @@
 import { isoDate } from '../iso-date';
 import type { Db } from './db';
 import { latencyBucket, utcDay } from './request-stats';
-import { createTextIndex, textQuery, type TextQuery } from './text-index';
+import { BLOCK_BITS, createTextIndex, textQuery, type TextQuery } from './text-index';
 
 /** Where a request's price came from (API.md §7; services/pricing.ts decides). */
 export type PriceSource = 'client' | 'provider' | 'table' | 'none';
@@ -183,6 +183,12 @@ export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' |
   searchText: string;
 };
 
+/** See the store's `tally`. */
+export interface Tally {
+  add(id: number, request: NewRequest): void;
+  write(): void;
+}
+
 export interface RequestFilter {
   q?: string;
   tags?: string[];
@@ -242,16 +248,16 @@ export function createRequestStore(db: Db) {
   const upsertRollup = db.prepare(`
     INSERT INTO request_rollups (workspace_id, day, provider, model, requests, errors, cost,
       input_tokens, output_tokens, latency_ms_sum)
-    VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (workspace_id, day, provider, model) DO UPDATE SET
-      requests = requests + 1, errors = errors + excluded.errors, cost = cost + excluded.cost,
+      requests = requests + excluded.requests, errors = errors + excluded.errors, cost = cost + excluded.cost,
       input_tokens = input_tokens + excluded.input_tokens,
       output_tokens = output_tokens + excluded.output_tokens,
       latency_ms_sum = latency_ms_sum + excluded.latency_ms_sum`);
   const upsertBucket = db.prepare(`
     INSERT INTO request_latency_buckets (workspace_id, day, provider, model, bucket, requests)
-    VALUES (?, ?, ?, ?, ?, 1)
-    ON CONFLICT (workspace_id, day, provider, model, bucket) DO UPDATE SET requests = requests + 1`);
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (workspace_id, day, provider, model, bucket) DO UPDATE SET requests = requests + excluded.requests`);
   const byId = db.prepare<[number, number], RequestRow>('SELECT * FROM requests WHERE id = ? AND workspace_id = ?');
   const updateMetadataJson = db.prepare('UPDATE requests SET metadata = ? WHERE id = ?');
   const updatePromptLink = db.prepare(`
@@ -331,9 +337,55 @@ export function createRequestStore(db: Db) {
     if (name === 'default') setDefaultScore.run(value, requestId);
   }
 
+  /**
+   * Sums of a batch of inserts for the dashboard's rollups (per workspace, day, provider, model),
+   * its latency histogram and the text index's time blocks; `write` adds them to their tables.
+   * Written once per key per batch: at batches of ~50 requests over a few models that is two
+   * upserts per batch, not two (plus a time block) per request. Call `write` in the inserts'
+   * transaction.
+   */
+  function tally(): Tally {
+    const rollups = new Map<string, { ws: number; day: string; provider: string; model: string; requests: number; errors: number; cost: number; input: number; output: number; latency: number }>();
+    const buckets = new Map<string, { ws: number; day: string; provider: string; model: string; bucket: number; requests: number }>();
+    const blocks = new Map<number, number>();
+    return {
+      add(id, r) {
+        const day = utcDay(r.request_start_time);
+        const key = JSON.stringify([r.workspace_id, day, r.provider, r.model]);
+        let sum = rollups.get(key);
+        if (!sum) rollups.set(key, (sum = { ws: r.workspace_id, day, provider: r.provider, model: r.model, requests: 0, errors: 0, cost: 0, input: 0, output: 0, latency: 0 }));
+        sum.requests++;
+        if (r.status === 'ERROR') sum.errors++;
+        sum.cost += r.price;
+        sum.input += r.input_tokens;
+        sum.output += r.output_tokens;
+        sum.latency += r.latency_ms;
+        const bucket = latencyBucket(r.latency_ms);
+        const bucketKey = `${key}${bucket}`;
+        const counted = buckets.get(bucketKey);
+        if (counted) counted.requests++;
+        else buckets.set(bucketKey, { ws: r.workspace_id, day, provider: r.provider, model: r.model, bucket, requests: 1 });
+        const block = Math.floor(id / 2 ** BLOCK_BITS);
+        blocks.set(block, Math.max(blocks.get(block) ?? -Infinity, r.request_start_time));
+      },
+      write() {
+        for (const r of rollups.values()) upsertRollup.run(r.ws, r.day, r.provider, r.model, r.requests, r.errors, r.cost, r.input, r.output, r.latency);
+        for (const b of buckets.values()) upsertBucket.run(b.ws, b.day, b.provider, b.model, b.bucket, b.requests);
+        for (const [block, start] of blocks) text.noteStart(block, start);
+        rollups.clear();
+        buckets.clear();
+        blocks.clear();
+      },
+    };
+  }
+
   return {
-    /** Writes the request and everything that indexes it; call inside a transaction. */
-    insert(request: NewRequest): number {
+    /**
+     * Writes the request and everything that indexes it; call inside a transaction. With a `batch`
+     * tally (see `tally`) the dashboard rollups and the text index's time blocks are summed there and
+     * written once per key when the batch ends, instead of one upsert each per request.
+     */
+    insert(request: NewRequest, batch?: Tally): number {
       const { tags, metadata, scores, searchText, ...columns } = request;
       const id = Number(
         insert.run({
@@ -350,14 +402,14 @@ export function createRequestStore(db: Db) {
       for (const tag of tags) insertTag.run(id, ws, tag, start);
       for (const [key, value] of Object.entries(metadata)) upsertMetadata.run(id, ws, key, value, start);
       for (const [name, value] of Object.entries(scores)) upsertScore.run(id, name, value);
-      text.add(id, start, searchText);
-      const day = utcDay(start);
-      const isError = request.status === 'ERROR' ? 1 : 0;
-      upsertRollup.run(ws, day, request.provider, request.model, isError, request.price,
-        request.input_tokens, request.output_tokens, request.latency_ms);
-      upsertBucket.run(ws, day, request.provider, request.model, latencyBucket(request.latency_ms));
+      text.add(id, searchText);
+      const counted = batch ?? tally();
+      counted.add(id, request);
+      if (!batch) counted.write();
       return id;
     },
+
+    tally,
 
     /**
      * Removes requests with everything that indexes them, the text index through

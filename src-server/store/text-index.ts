@@ -119,23 +119,44 @@ export function registerTextFunctions(db: Db): void {
   );
 }
 
+/**
+ * FTS5 merges its segments in the background of writes: once `automerge` segments of a level
+ * exist, it merges them into one of the next level. Every ingest batch commits a small segment,
+ * so with FTS5's default of 4 each request's tokens were rewritten through a merge at every level
+ * — on a database of 1,000,000 requests the text index cost ~580 µs of the ingest thread per row
+ * at 50-row batches. At 16, each level merges a quarter as often: 766 → 601 µs per row for the
+ * whole insert there (docs/performance.md), with text-search times unchanged within noise (up to
+ * ~15 segments per level to read instead of ~3; a query seeks each once).
+ */
+const AUTOMERGE = 16;
+
+/** The index's merge policy, set by the ingest thread (its writer) when it opens; stored in the
+ * index's own config, so every connection writes with it. Writes only if it differs. */
+export function configureTextIndexWrites(db: Db): void {
+  const current = db.prepare<[], { v: number }>("SELECT v FROM requests_fts_config WHERE k = 'automerge'").get();
+  if (current?.v !== AUTOMERGE) db.exec(`INSERT INTO requests_fts (requests_fts, rank) VALUES ('automerge', ${AUTOMERGE})`);
+}
+
 export function createTextIndex(db: Db) {
   const insert = db.prepare('INSERT INTO requests_fts (rowid, body) VALUES (?, ?)');
   const remove = db.prepare('DELETE FROM requests_fts WHERE rowid = ?');
   // The newest request_start_time among ids up to each block: the index yields matches by id, the
   // explorer lists by start time, and this bound says when no older id can still make the page.
   const noteStart = db.prepare(`
-    INSERT INTO request_time_blocks (block, max_start) VALUES (? >> ${BLOCK_BITS}, ?)
+    INSERT INTO request_time_blocks (block, max_start) VALUES (?, ?)
     ON CONFLICT (block) DO UPDATE SET max_start = max(max_start, excluded.max_start)`);
   const blocks = db.prepare<[], { block: number; max_start: number }>(
     'SELECT block, max_start FROM request_time_blocks ORDER BY block',
   );
   return {
-    /** Indexes a new request's text; call inside the transaction that inserts it. */
-    add(id: number, startTime: number, text: string): void {
-      noteStart.run(id, startTime);
+    /** Indexes a new request's text; call inside the transaction that inserts it, and `noteStart` its start. */
+    add(id: number, text: string): void {
       const document = indexDocument(text);
       if (document.trim()) insert.run(id, document);
+    },
+    /** Raises block `block`'s newest start (ids `block << BLOCK_BITS` onwards) to at least `startTime`. */
+    noteStart(block: number, startTime: number): void {
+      noteStart.run(block, startTime);
     },
     /** Drops a request's tokens; call inside the transaction that deletes the request. */
     remove(id: number): void {

@@ -122,9 +122,10 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
 
 /**
  * Commits without an fsync and syncs the WAL file off the event loop, for a file database whose
- * connection is set to FULL (null otherwise: in memory, or a caller that chose less).
+ * connection is set to FULL (null otherwise: in memory, or a caller that chose less). Also the
+ * ingest thread's (ingest-worker.ts).
  */
-function walSync(db: Db) {
+export function walSync(db: Db) {
   if (db.memory || Number(db.pragma('synchronous', { simple: true })) !== 2) return null;
   const file = `${db.name}-wal`;
   const normal = db.prepare('PRAGMA synchronous = NORMAL');

@@ -60,7 +60,7 @@ export function loggingRoutes(requests: RequestService, quote: PriceQuote): Rout
   return [
     route({
       method: 'post', path: '/log-request', summary: 'Log one LLM request', tag: 'Logging', auth: 'key-or-body',
-      body: LogRequestBody, status: 201,
+      body: LogRequestBody, status: 201, lean: true,
       response: LoggedRequest,
       handler: ({ body, principal }) => requests.log(principal.workspaceId, body),
     }),
