@@ -147,7 +147,8 @@ export function walSync(db: Db) {
       else onIdle();
     };
     // Opened per sync: SQLite may delete and recreate the WAL (the last connection closing).
-    open(file, 'r', (openError, fd) => {
+    // Read-write, though only synced: Windows flushes a file only through a handle that may write.
+    open(file, 'r+', (openError, fd) => {
       if (openError) return done(openError);
       fdatasync(fd, (syncError) => close(fd, () => done(syncError)));
     });
