@@ -97,6 +97,7 @@ class UploadScanner {
   private fileEscape = false;
   private decoded = 0;
   private sawFile = false;
+  private scratch = Buffer.allocUnsafe(64 * 1024);
   private readonly fields: Record<string, unknown> = {};
 
   constructor(
@@ -167,9 +168,12 @@ class UploadScanner {
     const usable = final ? text.length : text.length - (text.length % 4);
     this.base64Tail = text.slice(usable);
     if (usable === 0) return;
-    const bytes = Buffer.from(text.slice(0, usable), 'base64');
-    this.decoded += bytes.length;
-    await this.write(bytes);
+    // Decoded into one reused buffer (the write is awaited before the next decode): a new
+    // buffer per socket chunk was garbage outside V8's heap that lived until the next GC.
+    if (this.scratch.length < Math.ceil(usable / 4) * 3) this.scratch = Buffer.allocUnsafe(Math.ceil(usable / 4) * 3);
+    const length = this.scratch.write(text.slice(0, usable), 0, 'base64');
+    this.decoded += length;
+    await this.write(this.scratch.subarray(0, length));
   }
 
   /** Between values: braces, keys, colons, commas. Returns the index after what it consumed. */
