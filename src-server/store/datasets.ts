@@ -78,11 +78,7 @@ function maybe<R, T>(decode: (row: R) => T, row: R | undefined): T | undefined {
 export const DRAFT_VERSION = -1;
 const ROWS_PER_INSERT = 100;
 
-/**
- * Rows' JSON texts packed end to end as UTF-8: row `i` is `bytes[ends[i - 1] ?? 0 .. ends[i])`.
- * An import's batch lives here rather than in JS strings, so none of it is on V8's heap to be
- * promoted to the old generation while the batch fills (docs/performance.md, "Datasets").
- */
+/** Rows' JSON texts packed end to end as UTF-8: row `i` is `bytes[ends[i - 1] ?? 0 .. ends[i])`. */
 export interface PackedRows {
   bytes: Buffer;
   ends: Uint32Array;
