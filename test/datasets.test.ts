@@ -185,6 +185,19 @@ describe('from-file', () => {
     expect(await versionsOf(g.dataset_group.id)).toHaveLength(1);
   });
 
+  it('decodes base64 wrapped in escaped line breaks, across many pieces of the body', async () => {
+    const g = await group();
+    const lines = ['n,text', ...Array.from({ length: 6000 }, (_, i) => `${i},"row ${i} 東京 ""${'x'.repeat(i % 97)}"""`)];
+    const wrapped = b64(`${lines.join('\n')}\n`).replace(/.{1,76}/g, (line) => `${line}\\r\\n`);
+    const raw = `{"dataset_group_id": ${g.dataset_group.id}, "file_name": "w.csv", "file_content_base64": "${wrapped}"}`;
+    expect(raw.length).toBeGreaterThan(4 * 64 * 1024);
+    const res = await t.api('/api/public/v2/dataset-versions/from-file', { rawBody: raw });
+    expect(res.status).toBe(201);
+    const last = await rowsOf(res.body.dataset_id, '&page=60');
+    expect(last.total).toBe(6000);
+    expect(last.rows.at(-1)).toEqual({ row_index: 5999, data: { n: '5999', text: `row 5999 東京 "${'x'.repeat(5999 % 97)}"` } });
+  });
+
   it('accepts keys in any order and extra keys', async () => {
     const g = await group();
     const raw = `{"file_content_base64": "${b64('k\nv\n')}", "extra": {"nested": [1, "}"]}, "file_name": "x.csv", "dataset_group_id": ${g.dataset_group.id}}`;
