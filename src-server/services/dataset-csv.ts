@@ -1,6 +1,6 @@
-import { isUtf8 } from 'node:buffer';
 import Papa from 'papaparse';
 import { checkColumnName, FileError, MAX_COLUMNS, MAX_RECORD_BYTES, notUtf8 } from './dataset-file';
+import { Utf8Check } from './utf8-check';
 import type { RowBatch, RowSource } from './row-batch';
 
 /**
@@ -61,7 +61,7 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const HEX = '0123456789abcdef';
 
-// What a byte is to the reader outside quotes (OUT) and inside them (IN).
+// What a byte is to the reader, outside quotes (`outside`) and inside them (`inside`).
 const PLAIN = 0;
 /** Written escaped: control characters, `"` and `\`. */
 const ESCAPE = 1;
@@ -108,8 +108,7 @@ class CsvReader {
   private rowOffset = 0;
   private line = 1;
   private offset = 0;
-  /** The unfinished UTF-8 sequence at the end of the last chunk. */
-  private tail: number[] = [];
+  private readonly utf8 = new Utf8Check();
 
   private header: string[] | null = null;
   /** `{"name":` or `,"name":` for each column, in the order JSON.stringify lists the record's keys. */
@@ -129,7 +128,7 @@ class CsvReader {
   }
 
   read(chunk: Buffer): void {
-    this.checkUtf8(chunk);
+    this.utf8.check(chunk, this.offset);
     let i = 0;
     // Worst case a byte becomes six (`\u001f`); the row buffer then needs no check per byte.
     this.roomInRow(6 * chunk.length + 16);
@@ -250,7 +249,7 @@ class CsvReader {
 
   /** The end of the file: the last row needs no line ending. */
   end(): void {
-    if (this.tail.length > 0) throw notUtf8(this.offset);
+    this.utf8.end(this.offset);
     if (this.pendingCr) {
       this.pendingCr = false;
       if (this.state === State.Unquoted) this.at = escapeInto(this.row, this.at, 0x0d);
@@ -362,33 +361,7 @@ class CsvReader {
     this.row.copy(bigger, 0, 0, this.at);
     this.row = bigger;
   }
-
-  /**
-   * Rejects bytes that are not UTF-8 (as the text decoder did), chunk by chunk: a character cut by
-   * the chunk's end is checked with the start of the next.
-   */
-  private checkUtf8(chunk: Buffer): void {
-    let start = 0;
-    if (this.tail.length > 0) {
-      const need = sequenceLength(this.tail[0]);
-      while (this.tail.length < need && start < chunk.length) this.tail.push(chunk[start++]);
-      if (this.tail.length < need) return;
-      if (!isUtf8(Buffer.from(this.tail))) throw notUtf8(this.offset);
-      this.tail = [];
-    }
-    let end = chunk.length;
-    for (let j = chunk.length - 1; j >= Math.max(start, chunk.length - 3); j--) {
-      const c = chunk[j];
-      if ((c & 0xc0) === 0x80) continue;
-      if (c >= 0xc0 && j + sequenceLength(c) > chunk.length) end = j;
-      break;
-    }
-    if (!isUtf8(chunk.subarray(start, end))) throw notUtf8(this.offset);
-    for (let j = end; j < chunk.length; j++) this.tail.push(chunk[j]);
-  }
 }
-
-const sequenceLength = (lead: number) => (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2);
 
 /** Writes `c` (a control character, `"` or `\`) as JSON.stringify does inside a string. */
 function escapeInto(out: Buffer, at: number, c: number): number {
