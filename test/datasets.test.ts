@@ -188,6 +188,18 @@ describe('from-file', () => {
     expect(await versionsOf(g.dataset_group.id)).toHaveLength(1);
   });
 
+  it('takes a CSV record of just under 8 MiB; an unclosed quote running past 8 MiB is 422 naming its line', async () => {
+    const g = await group();
+    const big = 'a'.repeat(8 * 1024 * 1024 - 4); // with its quotes and line end: 8 MiB - 1 byte
+    const fits = await upload(g.dataset_group.id, 'big.csv', `x\n"${big}"\n`);
+    expect(fits.status).toBe(201);
+    expect((await rowsOf(fits.body.dataset_id)).total).toBe(1);
+    const runaway = await upload(g.dataset_group.id, 'runaway.csv', `x\n1\n"${big}xxxxxxxx\n2\n`);
+    expect(runaway.status).toBe(422);
+    expect(runaway.body.message).toMatch(/line 3: a record runs on for more than 8 MB: is a quote not closed\?/);
+    expect(await versionsOf(g.dataset_group.id)).toHaveLength(2);
+  });
+
   it('decodes base64 wrapped in escaped line breaks, across many pieces of the body', async () => {
     const g = await group();
     const lines = ['n,text', ...Array.from({ length: 6000 }, (_, i) => `${i},"row ${i} 東京 ""${'x'.repeat(i % 97)}"""`)];
