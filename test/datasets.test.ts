@@ -111,14 +111,17 @@ describe('from-file', () => {
     const g = await group();
     const count = () => (t.server.db.prepare('SELECT count(*) AS n FROM dataset_rows').get() as { n: number }).n;
     const before = count();
-    const lines = ['id,text', ...Array.from({ length: 12_000 }, (_, i) => `${i},"row ${i}"`), '12000,"bad" trailing'];
+    // Batches hold at most 10,000 rows: two commit before the bad line.
+    const lines = ['id,text', ...Array.from({ length: 25_000 }, (_, i) => `${i},"row ${i}"`), '25000,"bad" trailing'];
     const res = await upload(g.dataset_group.id, 'late.csv', lines.join('\n'));
     expect(res.status).toBe(422);
-    expect(res.body.message).toMatch(/line 12002: /);
+    expect(res.body.message).toMatch(/line 25002: /);
     expect(count()).toBe(before);
     expect(await versionsOf(g.dataset_group.id)).toHaveLength(1);
     const next = await upload(g.dataset_group.id, 'ok.csv', 'id\n1\n');
     expect(next.body.version_number).toBe(1);
+    // An import holds SQLite's page cache to 4 MiB while it writes, and gives its size back.
+    expect(t.server.db.pragma('cache_size', { simple: true })).toBe(-65536);
   });
 
   it('imports JSON arrays of objects with any values, columns in order of first appearance', async () => {
@@ -183,6 +186,31 @@ describe('from-file', () => {
     const malformed = await t.api('/api/public/v2/dataset-versions/from-file', { rawBody: '{"dataset_group_id": 1, "file_name": ' });
     expect(malformed.status).toBe(422);
     expect(await versionsOf(g.dataset_group.id)).toHaveLength(1);
+  });
+
+  it('takes a CSV record of just under 8 MiB; an unclosed quote running past 8 MiB is 422 naming its line', async () => {
+    const g = await group();
+    const big = 'a'.repeat(8 * 1024 * 1024 - 4); // with its quotes and line end: 8 MiB - 1 byte
+    const fits = await upload(g.dataset_group.id, 'big.csv', `x\n"${big}"\n`);
+    expect(fits.status).toBe(201);
+    expect((await rowsOf(fits.body.dataset_id)).total).toBe(1);
+    const runaway = await upload(g.dataset_group.id, 'runaway.csv', `x\n1\n"${big}xxxxxxxx\n2\n`);
+    expect(runaway.status).toBe(422);
+    expect(runaway.body.message).toMatch(/line 3: a record runs on for more than 8 MB: is a quote not closed\?/);
+    expect(await versionsOf(g.dataset_group.id)).toHaveLength(2);
+  });
+
+  it('decodes base64 wrapped in escaped line breaks, across many pieces of the body', async () => {
+    const g = await group();
+    const lines = ['n,text', ...Array.from({ length: 6000 }, (_, i) => `${i},"row ${i} 東京 ""${'x'.repeat(i % 97)}"""`)];
+    const wrapped = b64(`${lines.join('\n')}\n`).replace(/.{1,76}/g, (line) => `${line}\\r\\n`);
+    const raw = `{"dataset_group_id": ${g.dataset_group.id}, "file_name": "w.csv", "file_content_base64": "${wrapped}"}`;
+    expect(raw.length).toBeGreaterThan(4 * 64 * 1024);
+    const res = await t.api('/api/public/v2/dataset-versions/from-file', { rawBody: raw });
+    expect(res.status).toBe(201);
+    const last = await rowsOf(res.body.dataset_id, '&page=60');
+    expect(last.total).toBe(6000);
+    expect(last.rows.at(-1)).toEqual({ row_index: 5999, data: { n: '5999', text: `row 5999 東京 "${'x'.repeat(5999 % 97)}"` } });
   });
 
   it('accepts keys in any order and extra keys', async () => {

@@ -100,5 +100,5 @@ export async function publishFromRequests(
       }
     })();
   }
-  return publishRecords(deps, body.dataset_group_id, [], rows);
+  return publishRecords(deps, body.dataset_group_id, rows);
 }

@@ -1,19 +1,16 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { AppError } from '../errors';
 import type { DatasetStore } from '../store/datasets';
 import type { Writer } from '../store/writer';
-import { FileError, formatOf, parseFile, type FileRecord } from './dataset-parse';
+import { FileError } from './dataset-file';
+import { formatOf, parseFile } from './dataset-parse';
+import { RowBatch, type RowSource } from './row-batch';
 
 export interface DatasetImportDeps {
   store: DatasetStore;
   writer: Writer;
   now: () => number;
 }
-
-/** Rows per write transaction (~1 MB): commits (one fsync each) are not the cost, other writers
- * wait at most one batch, and the batch's strings die young. Measured on the 100k-row bench:
- * 5,000 rows a batch cost 1.7 s of CPU and 310 MB peak RSS, 2,000 rows 1.1 s and 172 MB. */
-const BATCH_ROWS = 2000;
 
 export interface PublishedVersion {
   dataset_id: number;
@@ -23,38 +20,25 @@ export interface PublishedVersion {
 }
 
 /**
- * Streams records into a new version of a group and publishes it as the next number. Rows are
+ * Streams rows into a new version of a group and publishes it as the next number. Rows are
  * written in batches into a dataset nobody can see (version_number NULL); only the last
  * transaction numbers it. Any failure deletes what was written, so a bad record at row 90,000
  * leaves nothing behind, and other writers are never blocked for the whole import.
  */
-export async function publishRecords(
-  { store, writer, now }: DatasetImportDeps,
-  groupId: number,
-  initialColumns: readonly string[],
-  records: AsyncIterable<Array<Record<string, unknown>>>,
-): Promise<PublishedVersion> {
+export async function publishRows({ store, writer, now }: DatasetImportDeps, groupId: number, source: RowSource): Promise<PublishedVersion> {
   const pendingId = await writer.write(() => store.createPending(groupId, now()));
-  const columns = new Set(initialColumns);
   let count = 0;
   try {
-    let batch: string[] = [];
+    const batch = new RowBatch();
     const flush = async () => {
-      const rows = batch;
-      const start = count - rows.length;
-      batch = [];
-      await writer.write(() => store.insertRows(pendingId, start, rows));
+      const start = count;
+      await writer.write(() => store.insertPackedRows(pendingId, start, batch));
+      count += batch.count;
+      batch.clear();
     };
-    for await (const chunk of records) {
-      for (const data of chunk) {
-        for (const key in data) columns.add(key);
-        batch.push(JSON.stringify(data));
-        count++;
-      }
-      if (batch.length >= BATCH_ROWS) await flush();
-    }
-    if (batch.length > 0) await flush();
-    const names = [...columns];
+    for await (const _ of source.writeRows(batch)) if (batch.full) await flush();
+    if (batch.count > 0) await flush();
+    const names = [...source.columns];
     const versionNumber = await writer.write(() => {
       store.setShape(pendingId, names, count);
       return store.publish(pendingId, groupId, now());
@@ -66,17 +50,30 @@ export async function publishRecords(
   }
 }
 
-async function* dataOf(records: AsyncIterable<FileRecord[]>): AsyncGenerator<Array<Record<string, unknown>>> {
-  for await (const chunk of records) yield chunk.map((r) => r.data);
+/** `publishRows` for records built in memory (from logged requests): columns in order of first appearance. */
+export function publishRecords(
+  deps: DatasetImportDeps,
+  groupId: number,
+  records: AsyncIterable<Array<Record<string, unknown>>>,
+): Promise<PublishedVersion> {
+  const columns = new Set<string>();
+  async function* writeRows(out: RowBatch): AsyncGenerator<void> {
+    for await (const chunk of records) {
+      for (const data of chunk) {
+        for (const key in data) columns.add(key);
+        out.add(JSON.stringify(data));
+      }
+      yield;
+    }
+  }
+  return publishRows(deps, groupId, { columns, writeRows });
 }
 
 /** `from-file`: the decoded file is on disk (the upload spooled it); parse and publish it. */
 export async function publishFile(deps: DatasetImportDeps, groupId: number, fileName: string, path: string): Promise<PublishedVersion> {
   try {
-    // 64 KiB reads keep each chunk's strings in V8's young generation; 1 MiB chunks land in
-    // large-object space, live until a full GC, and cost ~100 MB more peak RSS on the bench.
-    const parsed = await parseFile(formatOf(fileName), createReadStream(path, { highWaterMark: 64 * 1024 }));
-    return await publishRecords(deps, groupId, parsed.columns, dataOf(parsed.records));
+    const parsed = await parseFile(formatOf(fileName), readChunks(path));
+    return await publishRows(deps, groupId, parsed);
   } catch (error) {
     if (error instanceof FileError) {
       const msg = `${fileName}: ${error.message}`;
@@ -85,5 +82,25 @@ export async function publishFile(deps: DatasetImportDeps, groupId: number, file
       ]);
     }
     throw error;
+  }
+}
+
+/**
+ * The file in 64 KiB pieces read into one reused buffer: each piece is valid until the next is
+ * asked for (the UTF-8 decoder copies it into a string at once). A read stream's new buffer per
+ * piece was garbage outside V8's heap until the next GC. 64 KiB keeps each piece's strings in
+ * V8's young generation; 1 MiB pieces landed in large-object space and cost ~100 MB more peak RSS.
+ */
+async function* readChunks(path: string): AsyncGenerator<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await file.close();
   }
 }
