@@ -139,13 +139,63 @@ describe('migration 011', () => {
     try {
       const found = async (q: string) =>
         (await s.api(`/api/public/v2/requests?q=${encodeURIComponent(q)}`)).body.items.map((r: { input: unknown }) => r.input);
-      expect(await found('eiff')).toHaveLength(1);
+      // Rows stored before json-pack are read as they were.
+      expect(await found('eiff')).toEqual([(chat(stored[0][0], stored[0][1]) as { input: unknown }).input]);
       expect(await found('タワー')).toHaveLength(1);
       expect(await found('user')).toHaveLength(0);
       expect(await found('empty')).toHaveLength(1);
       // New requests go into the rebuilt index beside the migrated ones.
       await s.api('/log-request', { body: logBody(chat('Another tower question', 'yes')) });
       expect(await found('tower')).toHaveLength(2);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('stored input and output (store/json-pack.ts)', () => {
+  it('answers input and output exactly as logged, whatever JSON syntax their text holds', async () => {
+    const s = await startServer();
+    try {
+      const input = {
+        type: 'chat',
+        messages: [
+          { role: 'system', content: 'A plain string, with a \u0001 and a tab\t' },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Quote: {"role":"user","content":[{"type":"text","text":"nested"}]} "}]}]} end' },
+              { type: 'image_url', image_url: { url: 'https://example.com/a.png' } },
+            ],
+          },
+          { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"city":"Paris"}' } }] },
+          { role: 'tool', content: [{ type: 'text', text: '東京タワー' }], tool_call_id: 'call_1', extra: { z: 1, a: [null, true] } },
+        ],
+      };
+      const output = { type: 'completion', content: 'Once upon a time', template_format: 'f-string' };
+      const logged = await s.api('/log-request', { body: logBody({ input, output }) });
+      expect(logged.status).toBe(201);
+      const one = await s.api(`/api/public/v2/requests/${logged.body.id}`);
+      expect(JSON.stringify(one.body.input)).toBe(JSON.stringify(input));
+      expect(JSON.stringify(one.body.output)).toBe(JSON.stringify(output));
+      const listed = await s.api('/api/public/v2/requests?q=nested');
+      expect(JSON.stringify(listed.body.items[0].input)).toBe(JSON.stringify(input));
+      expect(await s.api('/api/public/v2/requests?q=京タワ').then((r) => r.body.items.length)).toBe(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('looks for a punctuation-only term in the JSON as logged, chat syntax included', async () => {
+    const s = await startServer();
+    try {
+      const blocks = await s.api('/log-request', { body: logBody(chat('hello', 'world')) });
+      await s.api('/log-request', { body: logBody({ input: { type: 'completion', content: 'hi' }, output: { type: 'completion', content: 'there' } }) });
+      const found = async (q: string) =>
+        (await s.api(`/api/public/v2/requests?q=${encodeURIComponent(q)}`)).body.items.map((r: { id: number }) => r.id);
+      // `"}]}]}` closes a chat whose last message holds text blocks: stored packed, found as logged.
+      expect(await found('"}]}]}')).toEqual([blocks.body.id]);
+      expect(await found('{"')).toHaveLength(2);
     } finally {
       await s.close();
     }

@@ -1,6 +1,7 @@
 import { isoDate } from '../iso-date';
 import type { Db } from './db';
 import { latencyBucket, utcDay } from './request-stats';
+import { packJson, unpackJson } from './json-pack';
 import { BLOCK_BITS, createTextIndex, textQuery, type TextQuery } from './text-index';
 
 /** Where a request's price came from (API.md §7; services/pricing.ts decides). */
@@ -95,8 +96,8 @@ function decode(r: RequestRow): LoggedRequest {
     workspace_id: r.workspace_id,
     provider: r.provider,
     model: r.model,
-    input: JSON.parse(r.input),
-    output: JSON.parse(r.output),
+    input: JSON.parse(unpackJson(r.input)),
+    output: JSON.parse(unpackJson(r.output)),
     request_start_time: isoDate(r.request_start_time),
     request_end_time: isoDate(r.request_end_time),
     latency_ms: r.latency_ms,
@@ -219,6 +220,8 @@ export interface Keyset {
 export const COUNT_CAP = 1_000;
 
 export function createRequestStore(db: Db) {
+  // A punctuation-only term is looked for in the JSON text as logged (see buildListQuery).
+  db.function('request_json', { deterministic: true }, (stored: unknown) => unpackJson(String(stored)));
   const insert = db.prepare(`
     INSERT INTO requests (workspace_id, provider, model, input, output, request_start_time,
       request_end_time, latency_ms, parameters, tags, metadata, prompt_id, prompt_name,
@@ -390,6 +393,8 @@ export function createRequestStore(db: Db) {
       const id = Number(
         insert.run({
           ...columns,
+          input: packJson(columns.input),
+          output: packJson(columns.output),
           tags: JSON.stringify(tags),
           metadata: JSON.stringify(metadata),
           score: scores.default ?? null,
@@ -607,10 +612,15 @@ function buildListQuery(workspaceId: number, f: RequestFilter) {
   if (f.startTime !== undefined) (where.push(`${timeColumn} >= ?`), params.push(f.startTime));
   if (f.endTime !== undefined) (where.push(`${timeColumn} <= ?`), params.push(f.endTime));
 
-  // The index holds no positions: a Chinese/Japanese run is confirmed in the stored text, and a
-  // term with no word in it (punctuation) can only be found there.
-  for (const term of [...text.confirm, ...text.scan]) {
+  // The index holds no positions: a Chinese/Japanese run is confirmed in the stored text (as
+  // stored: packing replaces only ASCII syntax, store/json-pack.ts), and a term with no word in it
+  // (punctuation) can only be found in the JSON text as logged.
+  for (const term of text.confirm) {
     where.push("(r.input LIKE ? ESCAPE '\\' OR r.output LIKE ? ESCAPE '\\')");
+    params.push(likePattern(term), likePattern(term));
+  }
+  for (const term of text.scan) {
+    where.push("(request_json(r.input) LIKE ? ESCAPE '\\' OR request_json(r.output) LIKE ? ESCAPE '\\')");
     params.push(likePattern(term), likePattern(term));
   }
   return { from, where: where.join(' AND '), params, timeColumn, idColumn, textDriven };
