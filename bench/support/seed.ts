@@ -64,7 +64,7 @@ export function seedRequests(dir: string, rows: number, progress: (line: string)
  * Bump when what a seeded database holds changes without a migration (how the store writes a row),
  * so cached copies seeded the old way are not reused.
  */
-const SEED_FORMAT = 2;
+const SEED_FORMAT = 3;
 
 /** Where the cached databases live: `$BENCH_CACHE` or the OS temp dir. Never committed. */
 const cacheRoot = () => process.env.BENCH_CACHE ?? join(tmpdir(), 'promptledger-bench-cache');
