@@ -650,16 +650,14 @@ const newer = (a: Keyset, b: Keyset) => a.value > b.value || (a.value === b.valu
 
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/**
- * Chooses the index that yields rows already in list order: a tag or metadata filter drives from
- * its side table (a rare tag then costs one page, not a table scan); otherwise requests' own
- * indexes, which all end in (request_start_time, id).
- */
 type ListQuery = ReturnType<typeof buildListQuery>;
 
 /**
- * With `text` 'check', a text query does not drive: the rows come from the other filters' plan
- * and the caller checks them against `match` (text-check.ts); the substring conditions stay.
+ * Chooses the index that yields rows already in list order: a tag or metadata filter drives from
+ * its side table (a rare tag then costs one page, not a table scan); otherwise requests' own
+ * indexes, which all end in (request_start_time, id). With `text` 'check', a text query does not
+ * drive: the rows come from the other filters' plan and the caller checks them against `match`
+ * (text-check.ts); the substring conditions stay.
  */
 function buildListQuery(workspaceId: number, f: RequestFilter, text: 'index' | 'check' = 'index') {
   const where: string[] = [];
@@ -743,6 +741,6 @@ function buildListQuery(workspaceId: number, f: RequestFilter, text: 'index' | '
     params.push(likePattern(term), likePattern(term));
   }
   // The budgeted count's MATCH is in its FROM, before every other parameter, as in `where`.
-  const budgetedWhere = where.slice(1).join(' AND ');
+  const budgetedWhere = textDriven ? where.slice(1).join(' AND ') : '';
   return { from, where: where.join(' AND '), budgetedFrom, budgetedWhere, params, timeColumn, idColumn, textDriven, match: terms.match };
 }
