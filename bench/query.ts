@@ -1,6 +1,7 @@
-// Explorer queries on a 1,000,000-request database, seeded through the store's own insert path
-// (the same code POST /log-request uses, minus HTTP), then timed over real HTTP against a server
-// process. Baseline in the same run: GET /health (the HTTP round trip with no database work).
+// Explorer queries on a 1,000,000-request database (bench/support/seed.ts cachedRequests: 100,000
+// seeded through the store's own insert path, the code POST /log-request uses minus HTTP, then
+// scaled ×10 in SQL), timed over real HTTP against a server process; each list answer includes its
+// total_estimate count. Baseline in the same run: GET /health (the HTTP round trip with no database work).
 // BENCH_ROWS (default 1,000,000), BENCH_DIR (reuse a seeded directory) and BENCH_CASES (a regular
 // expression naming the cases to run) are optional.
 import { execFileSync } from 'node:child_process';
