@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src-server/store/db';
 import { migrate } from '../src-server/store/migrate';
+import { createRequestStore } from '../src-server/store/requests';
 import { migrations } from '../src-server/store/migrations';
 import { chat, logBody } from './support/factories';
 import { startServer, tempDir, type TestServer } from './support/server';
@@ -245,6 +247,47 @@ describe('text search combined with a rare filter (rows checked against the text
         cursor = `&cursor=${res.body.next_cursor}`;
       }
       expect(seen).toEqual((await page('q=invoices')).ids);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('counting a text search with other filters', () => {
+  it('counts exactly up to 1,000 within the newest 5,000 text matches, and scales what it found past them', async () => {
+    const s = await startServer();
+    try {
+      // 6,000 requests through the store's insert path (the code /log-request uses), ids 1–6,000.
+      const db = openDatabase(join(s.dataDir, 'promptledger.db'));
+      const store = createRequestStore(db);
+      db.transaction(() => {
+        for (let i = 0; i < 6_000; i++) {
+          const body = chat(`lighthouse keeper ${i}`, 'ok') as { input: unknown; output: unknown };
+          store.insert({
+            workspace_id: 1, provider: 'openai', model: 'gpt-4o', input: JSON.stringify(body.input), output: JSON.stringify(body.output),
+            request_start_time: 1_700_000_000_000 + i * 1000, request_end_time: 1_700_000_000_000 + i * 1000, latency_ms: 0,
+            parameters: '{}', tags: i % 2 === 0 ? ['even'] : [], metadata: {}, scores: i % 10 === 0 ? { default: 95 } : {},
+            prompt_id: null, prompt_name: null, prompt_version_number: null, prompt_version_id: null, prompt_input_variables: '{}',
+            input_tokens: 0, output_tokens: 0, price: 0, price_source: 'none', function_name: '', status: 'SUCCESS',
+            error_type: null, error_message: null, api_type: null, group_id: null, created_at: 0, span_id: null, trace_id: null,
+            searchText: `lighthouse keeper ${i}`,
+          });
+        }
+      })();
+      db.close();
+      const total = async (query: string) => {
+        const res = await s.api(`/api/public/v2/requests?${query}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.total_estimate as number;
+      };
+      // 3,000 matches, 1,000 of them among the newest: "1,000 or more", exactly as before.
+      expect(await total('q=lighthouse&tags=even')).toBe(1_000);
+      // 600 scored requests, one in ten: the newest 5,000 text matches hold 500 of them, scaled to
+      // the 6,000 ids: 600.
+      expect(await total('q=lighthouse&score_min=90')).toBe(600);
+      // Text alone still counts exactly up to 1,000.
+      expect(await total('q=lighthouse')).toBe(1_000);
+      expect(await total('q=5999')).toBe(1);
     } finally {
       await s.close();
     }
