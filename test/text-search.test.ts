@@ -254,7 +254,7 @@ describe('text search combined with a rare filter (rows checked against the text
 });
 
 describe('counting a text search with other filters', () => {
-  it('counts exactly up to 1,000 within the newest 5,000 text matches, and scales what it found past them', async () => {
+  it('counts exactly up to 1,000 within the newest 2,000 text matches, and scales what it found past them', async () => {
     const s = await startServer();
     try {
       // 6,000 requests through the store's insert path (the code /log-request uses), ids 1–6,000.
@@ -282,7 +282,7 @@ describe('counting a text search with other filters', () => {
       };
       // 3,000 matches, 1,000 of them among the newest: "1,000 or more", exactly as before.
       expect(await total('q=lighthouse&tags=even')).toBe(1_000);
-      // 600 scored requests, one in ten: the newest 5,000 text matches hold 500 of them, scaled to
+      // 600 scored requests, one in ten: the newest 2,000 text matches hold 200 of them, scaled to
       // the 6,000 ids: 600.
       expect(await total('q=lighthouse&score_min=90')).toBe(600);
       // Text alone still counts exactly up to 1,000.

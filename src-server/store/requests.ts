@@ -229,9 +229,9 @@ const RARE_FILTER = 1_000;
 /** Sorted by another column (or oldest first), up to this many text matches are read and sorted;
  * with more, the column's index is walked and each row checked (a common word then needs ~2 rows
  * checked per row of the page). */
-const SORTED_TEXT_MATCHES = 20_000;
+const SORTED_TEXT_MATCHES = 10_000;
 /** Text matches a filtered count examines; past them it estimates from how far it got. */
-const COUNT_BUDGET = 5_000;
+const COUNT_BUDGET = 2_000;
 /** Rows checked against the text at a time. */
 const CHECK_CHUNK = 100;
 
