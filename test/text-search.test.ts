@@ -253,8 +253,8 @@ describe('text search combined with a rare filter (rows checked against the text
   });
 });
 
-describe('counting a text search with other filters', () => {
-  it('counts exactly up to 1,000 within the newest 2,000 text matches, and scales what it found past them', async () => {
+describe('6,000 requests: counting a text search with other filters, sorting with a common tag', () => {
+  it('counts exactly up to 1,000 within the newest 2,000 text matches and scales past them; sorts with a common tag as without it', async () => {
     const s = await startServer();
     try {
       // 6,000 requests through the store's insert path (the code /log-request uses), ids 1–6,000.
@@ -265,8 +265,8 @@ describe('counting a text search with other filters', () => {
           const body = chat(`lighthouse keeper ${i}`, 'ok') as { input: unknown; output: unknown };
           store.insert({
             workspace_id: 1, provider: 'openai', model: 'gpt-4o', input: JSON.stringify(body.input), output: JSON.stringify(body.output),
-            request_start_time: 1_700_000_000_000 + i * 1000, request_end_time: 1_700_000_000_000 + i * 1000, latency_ms: 0,
-            parameters: '{}', tags: i % 2 === 0 ? ['even'] : [], metadata: {}, scores: i % 10 === 0 ? { default: 95 } : {},
+            request_start_time: 1_700_000_000_000 + i * 1000, request_end_time: 1_700_000_000_000 + i * 1000, latency_ms: (i * 7919) % 1000,
+            parameters: '{}', tags: i % 2 === 0 ? ['all', 'even'] : ['all'], metadata: {}, scores: i % 10 === 0 ? { default: 90 + (i % 7) } : {},
             prompt_id: null, prompt_name: null, prompt_version_number: null, prompt_version_id: null, prompt_input_variables: '{}',
             input_tokens: 0, output_tokens: 0, price: 0, price_source: 'none', function_name: '', status: 'SUCCESS',
             error_type: null, error_message: null, api_type: null, group_id: null, created_at: 0, span_id: null, trace_id: null,
@@ -288,6 +288,21 @@ describe('counting a text search with other filters', () => {
       // Text alone still counts exactly up to 1,000.
       expect(await total('q=lighthouse')).toBe(1_000);
       expect(await total('q=5999')).toBe(1);
+
+      // Sorted by another column, a tag on more than 5,000 requests is checked per row of the
+      // column's index instead of driving: same pages as without the tag (which every row has).
+      const ids = async (query: string) => {
+        const res = await s.api(`/api/public/v2/requests?${query}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return { ids: (res.body.items as Array<{ id: number }>).map((r) => r.id), next: res.body.next_cursor as string | null };
+      };
+      for (const sort of ['sort=latency', 'sort=score&order=asc', 'sort=score', 'sort=cost&order=asc', 'q=keeper&sort=latency&order=asc']) {
+        const plain = await ids(`${sort}&limit=20`);
+        const tagged = await ids(`${sort}&tags=all&limit=20`);
+        expect(tagged.ids, sort).toEqual(plain.ids);
+        expect(tagged.ids, sort).toHaveLength(20);
+        expect((await ids(`${sort}&tags=all&limit=20&cursor=${tagged.next}`)).ids, sort).toEqual((await ids(`${sort}&limit=20&cursor=${plain.next}`)).ids);
+      }
     } finally {
       await s.close();
     }
