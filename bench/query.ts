@@ -1,7 +1,10 @@
-// Explorer queries on a 1,000,000-request database, seeded through the store's own insert path
-// (the same code POST /log-request uses, minus HTTP), then timed over real HTTP against a server
-// process. Baseline in the same run: GET /health (the HTTP round trip with no database work).
-// BENCH_ROWS (default 1,000,000) and BENCH_DIR (reuse a seeded directory) are optional.
+// Explorer queries on a 1,000,000-request database (bench/support/seed.ts cachedRequests: 100,000
+// seeded through the store's own insert path, the code POST /log-request uses minus HTTP, then
+// scaled ×10 in SQL), timed over real HTTP against a server process; each list answer includes its
+// total_estimate count. Baseline in the same run: GET /health (the HTTP round trip with no database work).
+// BENCH_ROWS (default 1,000,000), BENCH_DIR (reuse a seeded directory) and BENCH_CASES (a regular
+// expression naming the cases to run) are optional.
+import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_KEY, cachedRequests } from './support/seed';
@@ -11,7 +14,8 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const dir = process.env.BENCH_DIR ?? cachedRequests(ROWS);
 const file = join(dir, 'promptledger.db');
 const bytes = statSync(file).size;
-console.log(`query: ${ROWS.toLocaleString()} requests, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${(bytes / ROWS).toFixed(0)} bytes/request`);
+const load = () => execFileSync('uptime', { encoding: 'utf8' }).trim().replace(/.*load average: /, 'load average ');
+console.log(`query: ${ROWS.toLocaleString()} requests, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${(bytes / ROWS).toFixed(0)} bytes/request; ${load()}`);
 
 const server = await startBenchServer(dir);
 const get = async (path: string) => {
@@ -36,6 +40,15 @@ try {
     ['full text: rare word', q(`q=${encodeURIComponent('gorbelnix')}&limit=50`), 30],
     ['full text: CJK phrase', q(`q=${encodeURIComponent('天気予報')}&limit=50`), 30],
     ['full text + tag', q(`q=${encodeURIComponent('kalo')}&tags=team-3&limit=50`), 30],
+    ['full text + rare tag (0.1%)', q(`q=${encodeURIComponent('kalo')}&tags=rare&limit=50`), 20],
+    ['full text + model', q(`q=${encodeURIComponent('kalo')}&model=claude-sonnet-4&limit=50`), 20],
+    ['full text + status=ERROR (1%)', q(`q=${encodeURIComponent('kalo')}&status=ERROR&limit=50`), 20],
+    ['full text + metadata (0.1%)', q(`q=${encodeURIComponent('kalo')}&metadata[user_id]=u42&limit=50`), 20],
+    ['rare word + tag', q(`q=${encodeURIComponent('gorbelnix')}&tags=team-3&limit=50`), 20],
+    ['CJK phrase + model', q(`q=${encodeURIComponent('天気予報')}&model=gpt-4o&limit=50`), 20],
+    ['full text, second page', '', 20],
+    ['full text sort=latency', q(`q=${encodeURIComponent('kalo')}&sort=latency&limit=50`), 10],
+    ['rare word sort=cost&order=asc', q(`q=${encodeURIComponent('gorbelnix')}&sort=cost&order=asc&limit=50`), 10],
     ['sort=latency (every row sorted)', q('sort=latency&limit=50'), 10],
     ['sort=cost&order=asc', q('sort=cost&order=asc&limit=50'), 10],
     ['sort=score + tag filter (10%)', q('sort=score&tags=team-3&limit=50'), 10],
@@ -44,11 +57,17 @@ try {
   ];
   const first = await get(q('limit=50'));
   cases[1][1] = q(`limit=50&cursor=${first.next_cursor}`);
-  for (const [name, path, n] of cases) {
+  const firstText = await get(q('q=kalo&limit=50'));
+  cases.find((c) => c[0] === 'full text, second page')![1] = q(`q=kalo&limit=50&cursor=${firstText.next_cursor}`);
+  // BENCH_CASES: a regular expression choosing the cases to run (all by default).
+  const only = new RegExp(process.env.BENCH_CASES ?? '');
+  for (const [name, path, n] of cases.filter(([name]) => only.test(name))) {
     const r = await timeIt(n, () => get(path));
     const items = (await get(path)).items?.length ?? '-';
     console.log(`  ${name.padEnd(36)} p50 ${fmt(r.p50)}  p95 ${fmt(r.p95)}  (${(r.p95 / base.p95).toFixed(1)}× baseline p95; ${items} items)`);
   }
+  const again = await timeIt(200, () => get('/health'));
+  console.log(`  baseline GET /health again           p50 ${fmt(again.p50)}  p95 ${fmt(again.p95)}; ${load()}`);
 } finally {
   await server.stop();
 }

@@ -268,7 +268,8 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
       return {
         items: page.map((row) => view(row, scores.get(row.id)!)),
         next_cursor: rows.length > query.limit ? encodeCursor(keysetOf(last, order), order) : null,
-        total_estimate: unfiltered ? stats.total(workspaceId) : store.count(workspaceId, filter),
+        // `rows` are matches, so never fewer (a text count with filters may estimate, store.count).
+        total_estimate: unfiltered ? stats.total(workspaceId) : Math.max(store.count(workspaceId, filter), rows.length),
       };
     },
 

@@ -15,13 +15,20 @@ export interface OpenOptions {
   verify?: boolean;
 }
 
+/** The page size of a new database file (SQLite's default is 4,096). */
+export const PAGE_SIZE = 16_384;
+
 /** Opens (creating if needed) the one database file and brings its schema up to date. */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = openSqlite(file);
   try {
-    // The first statement reads the header: a file that is not SQLite fails here. On a new file
-    // it also chooses incremental vacuum, which must precede the first page written (WAL's
+    // A new file gets 16 KiB pages (no effect on an existing one): a ~2 KB request row fits 2 to
+    // a 4 KiB page, leaving ~13% of it empty, but ~9 to a 16 KiB page. Measured: 2,844 instead of
+    // 3,032 bytes of file per corpus request, same ingest CPU per row (docs/performance.md).
+    db.pragma(`page_size = ${PAGE_SIZE}`);
+    // The first statement that reads the header: a file that is not SQLite fails here. On a new
+    // file it also chooses incremental vacuum, which must precede the first page written (WAL's
     // included): retention's prune then gives freed pages back to the OS (store/retention.ts;
     // older files are converted by convertToIncrementalVacuum).
     db.pragma('auto_vacuum = INCREMENTAL');

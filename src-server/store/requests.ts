@@ -1,6 +1,8 @@
 import { isoDate } from '../iso-date';
 import type { Db } from './db';
 import { latencyBucket, utcDay } from './request-stats';
+import { packJson, unpackJson } from './json-pack';
+import { createTextCheck, type StoredText } from './text-check';
 import { BLOCK_BITS, createTextIndex, textQuery, type TextQuery } from './text-index';
 
 /** Where a request's price came from (API.md §7; services/pricing.ts decides). */
@@ -95,8 +97,8 @@ function decode(r: RequestRow): LoggedRequest {
     workspace_id: r.workspace_id,
     provider: r.provider,
     model: r.model,
-    input: JSON.parse(r.input),
-    output: JSON.parse(r.output),
+    input: JSON.parse(unpackJson(r.input)),
+    output: JSON.parse(unpackJson(r.output)),
     request_start_time: isoDate(r.request_start_time),
     request_end_time: isoDate(r.request_end_time),
     latency_ms: r.latency_ms,
@@ -218,7 +220,27 @@ export interface Keyset {
  * (a common word in a million-row log matches hundreds of thousands). */
 export const COUNT_CAP = 1_000;
 
+// How a text query combined with other filters or another order is answered (docs/performance.md,
+// "Text search on 1,000,000 requests"). Walking the text index costs ~4 µs per match examined;
+// checking a row against the text without it (text-check.ts) ~90 µs. So:
+/** A filter that at most this many requests match drives the walk, each of its rows checked
+ * against the text, instead of walking every text match (`kalo` + a 0.1% tag: 660,000 of them). */
+const RARE_FILTER = 1_000;
+/** Sorted by another column (or oldest first), up to this many text matches are read and sorted;
+ * with more, the column's index is walked and each row checked (a common word then needs ~2 rows
+ * checked per row of the page). */
+const SORTED_TEXT_MATCHES = 10_000;
+/** Sorted by another column, a tag or metadata filter matching more requests than this is
+ * checked per row of the column's index instead of driving (see sideTableDrives). */
+const SORTED_FILTER = 5_000;
+/** Text matches a filtered count examines; past them it estimates from how far it got. */
+const COUNT_BUDGET = 2_000;
+/** Rows checked against the text at a time. */
+const CHECK_CHUNK = 100;
+
 export function createRequestStore(db: Db) {
+  // A punctuation-only term is looked for in the JSON text as logged (see buildListQuery).
+  db.function('request_json', { deterministic: true }, (stored: unknown) => unpackJson(String(stored)));
   const insert = db.prepare(`
     INSERT INTO requests (workspace_id, provider, model, input, output, request_start_time,
       request_end_time, latency_ms, parameters, tags, metadata, prompt_id, prompt_name,
@@ -241,6 +263,29 @@ export function createRequestStore(db: Db) {
     ON CONFLICT (request_id, name) DO UPDATE SET value = excluded.value`);
   const setDefaultScore = db.prepare('UPDATE requests SET score = ? WHERE id = ?');
   const text = createTextIndex(db);
+  const textCheck = createTextCheck(db);
+  // How many requests an indexed filter matches, counted no further than asked.
+  const rowsUpTo = {
+    tag: db.prepare<[number, string, number], { n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM request_tags WHERE workspace_id = ? AND tag = ? LIMIT ?)'),
+    metadata: db.prepare<[number, string, string, number], { n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM request_metadata WHERE workspace_id = ? AND key = ? AND value = ? LIMIT ?)'),
+    status: db.prepare<[number, string, number], { n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM requests WHERE workspace_id = ? AND status = ? LIMIT ?)'),
+    model: db.prepare<[number, string, number], { n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM requests WHERE workspace_id = ? AND model = ? LIMIT ?)'),
+    prompt: db.prepare<[number, number, number], { n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM requests WHERE workspace_id = ? AND prompt_id = ? LIMIT ?)'),
+    group: db.prepare<[number, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM requests WHERE group_id = ? LIMIT ?)'),
+    text: db.prepare<[string, number], { n: number }>(
+      'SELECT count(*) AS n FROM (SELECT 1 FROM requests_fts WHERE requests_fts MATCH ? LIMIT ?)'),
+  };
+  const examined = db.prepare<[string], { n: number; lowest: number | null }>(`
+    SELECT count(*) AS n, min(rowid) AS lowest FROM
+      (SELECT rowid FROM requests_fts WHERE requests_fts MATCH ? ORDER BY rowid DESC LIMIT ${COUNT_BUDGET})`);
+  const idRange = db.prepare<[], { lowest: number | null; highest: number | null }>(
+    // Two subqueries: SQLite reads min() or max() of a rowid from the B-tree's edge only when alone.
+    'SELECT (SELECT min(id) FROM requests) AS lowest, (SELECT max(id) FROM requests) AS highest');
   // Tags, metadata and scores go with their request (ON DELETE CASCADE).
   const deleteRows = db.prepare('DELETE FROM requests WHERE id IN (SELECT value FROM json_each(?))');
   const deleteScore = db.prepare('DELETE FROM request_scores WHERE request_id = ? AND name = ?');
@@ -327,6 +372,64 @@ export function createRequestStore(db: Db) {
     return best;
   }
 
+  /** The fewest requests any one indexed filter of `f` matches, counted up to `upTo`. */
+  function rareFilterRows(workspaceId: number, f: RequestFilter, upTo: number): number {
+    const counts: number[] = [];
+    for (const tag of new Set(f.tags ?? [])) counts.push(rowsUpTo.tag.get(workspaceId, tag, upTo)!.n);
+    for (const [key, value] of Object.entries(f.metadata ?? {})) counts.push(rowsUpTo.metadata.get(workspaceId, key, value, upTo)!.n);
+    if (f.status !== undefined) counts.push(rowsUpTo.status.get(workspaceId, f.status, upTo)!.n);
+    if (f.model !== undefined) counts.push(rowsUpTo.model.get(workspaceId, f.model, upTo)!.n);
+    if (f.promptId !== undefined) counts.push(rowsUpTo.prompt.get(workspaceId, f.promptId, upTo)!.n);
+    if (f.groupId !== undefined) counts.push(rowsUpTo.group.get(f.groupId, upTo)!.n);
+    return Math.min(Infinity, ...counts);
+  }
+
+  /** Whether a text query is answered by walking the index ('index') or by checking the rows
+   * another plan yields ('check'); see RARE_FILTER and SORTED_TEXT_MATCHES. */
+  function textPlan(workspaceId: number, f: RequestFilter, order: RequestOrder | null): 'index' | 'check' {
+    const match = textQuery(f.q ?? '').match;
+    if (match === null) return 'index';
+    if (rareFilterRows(workspaceId, f, RARE_FILTER + 1) <= RARE_FILTER) return 'check';
+    const newestFirst = order === null || (order.by === 'time' && order.direction === 'desc');
+    if (!newestFirst && rowsUpTo.text.get(match, SORTED_TEXT_MATCHES + 1)!.n > SORTED_TEXT_MATCHES) return 'check';
+    return 'index';
+  }
+
+  /**
+   * Whether a tag or metadata filter drives the list from its side table. In time order always
+   * (its index is in list order). Sorted by another column, only when it matches at most
+   * SORTED_FILTER requests: otherwise the column's index is walked and the filter checked per row
+   * (a 10% tag sorted by score read and sorted 100,000 rows of a million: ~300 ms; now ~500 rows).
+   */
+  function sideTableDrives(workspaceId: number, f: RequestFilter, order: RequestOrder): boolean {
+    if (order.by === 'time' || ((f.tags ?? []).length === 0 && Object.keys(f.metadata ?? {}).length === 0)) return true;
+    return rareFilterRows(workspaceId, { tags: f.tags, metadata: f.metadata }, SORTED_FILTER + 1) <= SORTED_FILTER;
+  }
+
+  /**
+   * The page of a 'check' plan: the rows the filters and order yield without the text index, a
+   * chunk at a time (a fresh keyset query each, as text-check writes to its own table between
+   * them), each checked against the text, until `limit` match.
+   */
+  function checkedPage(query: ListQuery, key: string, id: string, dir: 'ASC' | 'DESC', after: Keyset | undefined, limit: number): Keyset[] {
+    const matched: Keyset[] = [];
+    const chunk = db.prepare<unknown[], Keyset & StoredText>(`
+      SELECT ${id} AS id, ${key} AS value, r.input AS input, r.output AS output ${query.from}
+      WHERE ${query.where} AND (${key}, ${id}) ${dir === 'DESC' ? '<' : '>'} (?, ?)
+      ORDER BY ${key} ${dir}, ${id} ${dir} LIMIT ${CHECK_CHUNK}`);
+    const first = db.prepare<unknown[], Keyset & StoredText>(`
+      SELECT ${id} AS id, ${key} AS value, r.input AS input, r.output AS output ${query.from}
+      WHERE ${query.where} ORDER BY ${key} ${dir}, ${id} ${dir} LIMIT ${CHECK_CHUNK}`);
+    let last = after;
+    for (;;) {
+      const rows = last ? chunk.all(...query.params, last.value, last.id) : first.all(...query.params);
+      const ok = textCheck(query.match!, rows);
+      for (const [i, row] of rows.entries()) if (ok[i] && matched.length < limit) matched.push({ value: row.value, id: row.id });
+      if (matched.length >= limit || rows.length < CHECK_CHUNK) return matched;
+      last = { value: rows.at(-1)!.value, id: rows.at(-1)!.id };
+    }
+  }
+
   function byKeys(keys: Keyset[]): LoggedRequest[] {
     const rows = new Map(rowsByIds.all(JSON.stringify(keys.map((k) => k.id))).map((r) => [r.id, r]));
     return keys.map((k) => decode(rows.get(k.id)!));
@@ -390,6 +493,8 @@ export function createRequestStore(db: Db) {
       const id = Number(
         insert.run({
           ...columns,
+          input: packJson(columns.input),
+          output: packJson(columns.output),
           tags: JSON.stringify(tags),
           metadata: JSON.stringify(metadata),
           score: scores.default ?? null,
@@ -503,12 +608,13 @@ export function createRequestStore(db: Db) {
      * page, time grows with the number of matches — see docs/decisions.md for the figures).
      */
     list(workspaceId: number, filter: RequestFilter, after: Keyset | undefined, limit: number, order: RequestOrder = NEWEST_FIRST): LoggedRequest[] {
-      const query = buildListQuery(workspaceId, filter);
+      const query = buildListQuery(workspaceId, filter, textPlan(workspaceId, filter, order), sideTableDrives(workspaceId, filter, order));
       const params = [...query.params];
       const byTime = order.by === 'time';
       const key = byTime ? query.timeColumn : sortExpression(order);
       const id = byTime ? query.idColumn : 'r.id';
       const dir = order.direction === 'desc' ? 'DESC' : 'ASC';
+      if (query.match !== null && !query.textDriven) return byKeys(checkedPage(query, key, id, dir, after, limit));
       let keyset = '';
       if (after) {
         keyset = ` AND (${key}, ${id}) ${dir === 'DESC' ? '<' : '>'} (?, ?)`;
@@ -522,11 +628,31 @@ export function createRequestStore(db: Db) {
       return db.prepare<unknown[], RequestRow>(sql).all(...params, limit).map(decode);
     },
 
-    /** Exact up to COUNT_CAP, which means "at least that many". */
+    /**
+     * Exact up to COUNT_CAP, which means "at least that many" — except a text query with other
+     * filters whose first COUNT_BUDGET text matches (newest ids) hold fewer than COUNT_CAP: then the
+     * matches found, scaled to the whole id range as if the rest were alike (docs/decisions.md).
+     */
     count(workspaceId: number, filter: RequestFilter): number {
-      const query = buildListQuery(workspaceId, filter);
-      const sql = `SELECT count(*) AS n FROM (SELECT 1 ${query.from} WHERE ${query.where} LIMIT ${COUNT_CAP})`;
-      return (db.prepare<unknown[], { n: number }>(sql).get(...query.params) as { n: number }).n;
+      const plan = textPlan(workspaceId, filter, null);
+      const query = buildListQuery(workspaceId, filter, plan);
+      if (query.match !== null && plan === 'check') {
+        const rows = db.prepare<unknown[], StoredText>(`SELECT r.id AS id, r.input AS input, r.output AS output ${query.from} WHERE ${query.where}`).all(...query.params);
+        let n = 0;
+        for (let i = 0; i < rows.length && n < COUNT_CAP; i += CHECK_CHUNK) {
+          n += textCheck(query.match, rows.slice(i, i + CHECK_CHUNK)).filter(Boolean).length;
+        }
+        return Math.min(n, COUNT_CAP);
+      }
+      const [from, where] = query.textDriven ? [query.budgetedFrom, query.budgetedWhere] : [query.from, query.where];
+      const sql = `SELECT count(*) AS n FROM (SELECT 1 ${from} WHERE ${where} LIMIT ${COUNT_CAP})`;
+      const n = (db.prepare<unknown[], { n: number }>(sql).get(...query.params) as { n: number }).n;
+      if (!query.textDriven || n >= COUNT_CAP) return n;
+      const seen = examined.get(query.match!)!;
+      if (seen.n < COUNT_BUDGET || seen.lowest === null) return n;
+      const ids = idRange.get()!;
+      const share = (ids.highest! - seen.lowest + 1) / (ids.highest! - ids.lowest! + 1);
+      return Math.min(COUNT_CAP, Math.max(n, Math.round(n / share)));
     },
   };
 }
@@ -538,12 +664,17 @@ const newer = (a: Keyset, b: Keyset) => a.value > b.value || (a.value === b.valu
 
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+type ListQuery = ReturnType<typeof buildListQuery>;
+
 /**
  * Chooses the index that yields rows already in list order: a tag or metadata filter drives from
  * its side table (a rare tag then costs one page, not a table scan); otherwise requests' own
- * indexes, which all end in (request_start_time, id).
+ * indexes, which all end in (request_start_time, id). With `text` 'check', a text query does not
+ * drive: the rows come from the other filters' plan and the caller checks them against `match`
+ * (text-check.ts); the substring conditions stay. With `sideTables` false, tags and metadata are
+ * conditions on the rows another index yields (a sort column's), never the driver.
  */
-function buildListQuery(workspaceId: number, f: RequestFilter) {
+function buildListQuery(workspaceId: number, f: RequestFilter, text: 'index' | 'check' = 'index', sideTables = true) {
   const where: string[] = [];
   const params: unknown[] = [];
   let from = 'FROM requests r';
@@ -551,20 +682,26 @@ function buildListQuery(workspaceId: number, f: RequestFilter) {
   let idColumn = 'r.id';
   const tags = [...new Set(f.tags ?? [])];
   const metadata = Object.entries(f.metadata ?? {});
-  const text: TextQuery = textQuery(f.q ?? '');
-  const textDriven = text.match !== null;
+  const terms: TextQuery = textQuery(f.q ?? '');
+  const textDriven = terms.match !== null && text === 'index';
+  // A count reads no more than COUNT_BUDGET text matches (the same MATCH parameter, first).
+  let budgetedFrom = '';
 
   if (textDriven) {
-    from = 'FROM requests_fts f JOIN requests r ON r.id = f.rowid';
-    where.push('f.requests_fts MATCH ? AND r.workspace_id = ?');
-    params.push(text.match, workspaceId);
-  } else if (tags.length > 0) {
+    // CROSS JOIN keeps the index outermost: FTS5 answers MATCH of a prefix term plus `rowid = ?`
+    // with every match, ignoring the rowid (SQLite 3.53; measured), so it must never be probed by id.
+    from = 'FROM requests_fts f CROSS JOIN requests r ON r.id = f.rowid';
+    budgetedFrom = `FROM (SELECT rowid FROM requests_fts WHERE requests_fts MATCH ? ORDER BY rowid DESC LIMIT ${COUNT_BUDGET}) f
+      CROSS JOIN requests r ON r.id = f.rowid`;
+    where.push('f.requests_fts MATCH ?', 'r.workspace_id = ?');
+    params.push(terms.match, workspaceId);
+  } else if (tags.length > 0 && sideTables) {
     from = 'FROM request_tags d JOIN requests r ON r.id = d.request_id';
     where.push('d.workspace_id = ? AND d.tag = ?');
     params.push(workspaceId, tags.shift());
     timeColumn = 'd.request_start_time';
     idColumn = 'd.request_id';
-  } else if (metadata.length > 0) {
+  } else if (metadata.length > 0 && sideTables) {
     const [key, value] = metadata.shift()!;
     from = 'FROM request_metadata d JOIN requests r ON r.id = d.request_id';
     where.push('d.workspace_id = ? AND d.key = ? AND d.value = ?');
@@ -607,11 +744,18 @@ function buildListQuery(workspaceId: number, f: RequestFilter) {
   if (f.startTime !== undefined) (where.push(`${timeColumn} >= ?`), params.push(f.startTime));
   if (f.endTime !== undefined) (where.push(`${timeColumn} <= ?`), params.push(f.endTime));
 
-  // The index holds no positions: a Chinese/Japanese run is confirmed in the stored text, and a
-  // term with no word in it (punctuation) can only be found there.
-  for (const term of [...text.confirm, ...text.scan]) {
+  // The index holds no positions: a Chinese/Japanese run is confirmed in the stored text (as
+  // stored: packing replaces only ASCII syntax, store/json-pack.ts), and a term with no word in it
+  // (punctuation) can only be found in the JSON text as logged.
+  for (const term of terms.confirm) {
     where.push("(r.input LIKE ? ESCAPE '\\' OR r.output LIKE ? ESCAPE '\\')");
     params.push(likePattern(term), likePattern(term));
   }
-  return { from, where: where.join(' AND '), params, timeColumn, idColumn, textDriven };
+  for (const term of terms.scan) {
+    where.push("(request_json(r.input) LIKE ? ESCAPE '\\' OR request_json(r.output) LIKE ? ESCAPE '\\')");
+    params.push(likePattern(term), likePattern(term));
+  }
+  // The budgeted count's MATCH is in its FROM, before every other parameter, as in `where`.
+  const budgetedWhere = textDriven ? where.slice(1).join(' AND ') : '';
+  return { from, where: where.join(' AND '), budgetedFrom, budgetedWhere, params, timeColumn, idColumn, textDriven, match: terms.match };
 }

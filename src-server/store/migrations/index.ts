@@ -10,6 +10,7 @@ import archiveDatasetGroups from './010-archive-dataset-groups';
 import textIndex from './011-text-index';
 import retention from './012-retention';
 import requestSorts from './013-request-sorts';
+import ascendingIndexes from './016-ascending-indexes';
 
 export interface Migration {
   /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
@@ -31,4 +32,5 @@ export const migrations: readonly Migration[] = [
   { id: '011-text-index', sql: textIndex },
   { id: '012-retention', sql: retention },
   { id: '013-request-sorts', sql: requestSorts },
+  { id: '016-ascending-indexes', sql: ascendingIndexes },
 ];
