@@ -5,7 +5,8 @@ import type { Provider, ProviderClientInfo, ProviderTest } from '../../../api/ty
 /** What every type's form receives: its configuration, the columns to its left, the server's field errors. */
 export interface FormProps<C> {
   config: Partial<C>;
-  onChange: (config: Partial<C>) => void;
+  /** A new configuration, or an update of the current one (for effects, whose render may be stale). */
+  onChange: (config: Partial<C> | ((current: Partial<C>) => Partial<C>)) => void;
   /** Names of the columns to its left (dataset columns first), the only ones it may read. */
   columns: string[];
   /** The 422's messages by configuration key path (`engine.model`). */

@@ -54,20 +54,26 @@ export function PromptTemplateForm({ config, onChange, columns, errors }: FormPr
   const known = source === 'inline' || Boolean(chosen);
 
   // Variables named like a column are mapped to it; mappings of variables the template lost go.
-  // Only when the variables change, so a mapping the user clears stays cleared.
-  const variablesKey = variables.join('\u0000');
+  // Only when the template, its variables or the columns change, so a mapping the user clears stays
+  // cleared. The template's identity is in the key because a label picked from a render before
+  // this effect's update replaces the config it set: same variables, but the mapping comes back.
+  const ref = config.template?.label ? `label:${config.template.label}` : config.template?.version_number ? `version:${config.template.version_number}` : '';
+  const mappingKey = [source, config.template?.name ?? '', ref, ...variables, '\u0001', ...columns].join('\u0000');
   useEffect(() => {
     if (!known) return;
-    const next: Record<string, string> = {};
-    for (const v of variables) {
-      const mapped = mappings[v] ?? (columns.includes(v) ? v : undefined);
-      if (mapped) next[v] = mapped;
-    }
-    if (JSON.stringify(next) !== JSON.stringify(mappings)) onChange({ ...config, prompt_template_variable_mappings: next });
-  }, [variablesKey, known]);
+    // An update of the current configuration: a change the user made since this render stays.
+    onChange((current) => {
+      const had = current.prompt_template_variable_mappings ?? {};
+      const next: Record<string, string> = {};
+      for (const v of variables) {
+        const mapped = had[v] ?? (columns.includes(v) ? v : undefined);
+        if (mapped) next[v] = mapped;
+      }
+      return JSON.stringify(next) === JSON.stringify(had) ? current : { ...current, prompt_template_variable_mappings: next };
+    });
+  }, [mappingKey, known]);
 
   const setMessages = (next: Message[]) => onChange({ ...config, template: undefined, inline_template: inlineTemplate(next) });
-  const ref = config.template?.label ? `label:${config.template.label}` : config.template?.version_number ? `version:${config.template.version_number}` : '';
 
   return (
     <div className="stack">
