@@ -1,0 +1,45 @@
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+export interface HeapBounds {
+  /** The young generation (V8's new space, both semi-spaces) stops growing once it is this large. */
+  youngGenerationBytes: number;
+  /** After a full collection the old generation may grow by this share of what survived before
+   * the next one (V8 chooses 10–300 % by itself, and a busy server mostly gets the high end). */
+  oldGenerationGrowthPercent: number;
+}
+
+/**
+ * The server's bounds, measured with bench/eval-promptfoo.ts (1,000 rows, c = 10; the figures in
+ * docs/performance.md, "Evaluation memory"): unbounded, V8 doubles the young generation up to its
+ * 32 MiB maximum during the first run and lets promoted garbage build up to ~20 MiB of old space
+ * before a full collection, peak RSS 143–159 MiB; with these bounds 109–114 MiB at the same server CPU
+ * per run within the machine's noise. Either bound alone left the peak at 124–137 MiB.
+ */
+export const SERVER_HEAP_BOUNDS: HeapBounds = { youngGenerationBytes: 8 * 1024 * 1024, oldGenerationGrowthPercent: 30 };
+
+const youngGenerationSize = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+
+/**
+ * Bounds the main thread's heap growth for the life of the process; returns what undoes it.
+ * V8's heap size flags (`--max-semi-space-size`) are read only when a heap is made, and any V8 flag
+ * on the command line costs Node its built-in code cache (+75 ms at start), so the bounds are set
+ * at run time through the two flags V8 reads whenever it resizes a heap. Both are process-wide:
+ * worker threads (the ingest thread) are bounded alike.
+ */
+export function boundHeapGrowth(bounds: HeapBounds = SERVER_HEAP_BOUNDS): () => void {
+  setFlagsFromString(`--heap-growing-percent=${bounds.oldGenerationGrowthPercent}`);
+  // The young generation doubles (growth factor 2) while it is under the bound and stays put
+  // (factor 1) once it reaches it; it may still shrink when idle, and then grows back. Checked
+  // after every collection because making an isolate (every `new Worker`) puts the factor back
+  // to 2, V8's minimum for a new heap. A check costs a few microseconds; a run makes ~100 collections.
+  const apply = () => setFlagsFromString(`--semi-space-growth-factor=${youngGenerationSize() >= bounds.youngGenerationBytes ? 1 : 2}`);
+  apply();
+  const observer = new PerformanceObserver(apply);
+  observer.observe({ entryTypes: ['gc'] });
+  return () => {
+    observer.disconnect();
+    setFlagsFromString('--semi-space-growth-factor=2');
+    setFlagsFromString('--heap-growing-percent=0');
+  };
+}
