@@ -32,7 +32,9 @@ export function boundHeapGrowth(bounds: HeapBounds = SERVER_HEAP_BOUNDS): () => 
   // The young generation doubles (growth factor 2) while it is under the bound and stays put
   // (factor 1) once it reaches it; it may still shrink when idle, and then grows back. Checked
   // after every collection because making an isolate (every `new Worker`) puts the factor back
-  // to 2, V8's minimum for a new heap. A check costs a few microseconds; a run makes ~100 collections.
+  // to 2, V8's minimum for a new heap. The check runs in a callback at the event loop's next turn,
+  // so a long synchronous stretch of work can take the young generation one doubling past the
+  // bound, until V8 shrinks it when idle. A check costs a few microseconds; a run makes ~100 collections.
   const apply = () => setFlagsFromString(`--semi-space-growth-factor=${youngGenerationSize() >= bounds.youngGenerationBytes ? 1 : 2}`);
   apply();
   const observer = new PerformanceObserver(apply);
