@@ -13,8 +13,8 @@ export interface HeapBounds {
  * The server's bounds, measured with bench/eval-promptfoo.ts (1,000 rows, c = 10; the figures in
  * docs/performance.md, "Evaluation memory"): unbounded, V8 doubles the young generation up to its
  * 32 MiB maximum during the first run and lets promoted garbage build up to ~20 MiB of old space
- * before a full collection, peak RSS 143–159 MiB; with these bounds 109–114 MiB at the same server CPU
- * per run within the machine's noise. Either bound alone left the peak at 124–137 MiB.
+ * before a full collection, peak RSS 137–161 MiB; with these bounds 106–114 MiB at +3.6 % server CPU
+ * per run (+6 % per ingested request). Either bound alone left the peak at 123–137 MiB.
  */
 export const SERVER_HEAP_BOUNDS: HeapBounds = { youngGenerationBytes: 8 * 1024 * 1024, oldGenerationGrowthPercent: 30 };
 
