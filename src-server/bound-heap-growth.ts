@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import type { Worker } from 'node:worker_threads';
 
 export interface HeapBounds {
   /** The young generation (V8's new space, both semi-spaces) stops growing once it is this large. */
@@ -39,7 +40,13 @@ export function boundHeapGrowth(bounds: HeapBounds = SERVER_HEAP_BOUNDS): () => 
   apply();
   const observer = new PerformanceObserver(apply);
   observer.observe({ entryTypes: ['gc'] });
+  // A worker's isolate is made on its own thread; by its `online` event the reset has happened.
+  // Without this the main thread's next collection could double a young generation already at
+  // the bound (seen: the ingest thread starting while the server opens left it at 16 MiB).
+  const onWorker = (worker: Worker) => worker.once('online', apply);
+  process.on('worker', onWorker);
   return () => {
+    process.off('worker', onWorker);
     observer.disconnect();
     setFlagsFromString('--semi-space-growth-factor=2');
     setFlagsFromString('--heap-growing-percent=0');
