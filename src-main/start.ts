@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { boundHeapGrowth } from '../src-server/bound-heap-growth';
 import { loadConfig, packageRoot, type Config } from '../src-server/config';
 import { dataFiles } from '../src-server/data-dir';
 import { startAppServer } from './app-server';
@@ -78,6 +79,7 @@ async function runElectron(mode: Extract<LaunchMode, { mode: 'electron' }>, env:
 
 async function runHeadless(config: Config): Promise<void> {
   const { dataDir } = config;
+  boundHeapGrowth();
   const { server, loginUrl } = await startAppServer({
     config,
     log: { info: (m) => console.error(m), error: (m, e) => console.error(m, e) },

@@ -1,3 +1,4 @@
+import { boundHeapGrowth } from './bound-heap-growth';
 import { loadConfig } from './config';
 import { dataFiles } from './data-dir';
 import { createServer } from './server';
@@ -8,6 +9,8 @@ import { createServer } from './server';
  */
 export async function main(argv = process.argv.slice(2), env = process.env): Promise<void> {
   const config = loadConfig('serve', argv, env);
+  // A process-wide choice, so made here and not in createServer(), which tests run in their own process.
+  boundHeapGrowth();
   const server = await createServer({
     dataDir: config.dataDir,
     host: config.host,

@@ -121,7 +121,7 @@ describe('from-file', () => {
     const next = await upload(g.dataset_group.id, 'ok.csv', 'id\n1\n');
     expect(next.body.version_number).toBe(1);
     // An import holds SQLite's page cache to 4 MiB while it writes, and gives its size back.
-    expect(t.server.db.pragma('cache_size', { simple: true })).toBe(-65536);
+    expect(t.server.db.pragma('cache_size', { simple: true })).toBe(-2048);
   });
 
   it('imports JSON arrays of objects with any values, columns in order of first appearance', async () => {

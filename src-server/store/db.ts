@@ -13,6 +13,8 @@ export interface OpenOptions {
   synchronous?: 'FULL' | 'NORMAL' | 'OFF';
   /** Run `PRAGMA quick_check` before anything is written; a damaged file throws DamagedDatabaseError. */
   verify?: boolean;
+  /** SQLite's page cache for this connection, KiB (default 64 MiB). */
+  cacheKiB?: number;
 }
 
 /** The page size of a new database file (SQLite's default is 4,096). */
@@ -43,9 +45,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   db.pragma('foreign_keys = ON');
   // A second process (a CLI, a backup) may hold the write lock briefly; wait rather than fail.
   db.pragma('busy_timeout = 5000');
-  // 64 MiB page cache and memory-mapped reads: the explorer's index walks stay in memory on a
-  // laptop-sized database without a copy per page.
-  db.pragma('cache_size = -65536');
+  // A page cache (64 MiB unless the caller says) and memory-mapped reads: the explorer's index
+  // walks stay in memory on a laptop-sized database without a copy per page.
+  db.pragma(`cache_size = -${options.cacheKiB ?? 65536}`);
   db.pragma('mmap_size = 268435456');
   db.pragma('temp_store = MEMORY');
   migrate(db);
