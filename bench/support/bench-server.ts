@@ -2,6 +2,7 @@
 // its event loop. Beside it, in the same process, a no-op app built with the same createApp (body
 // read, auth, routing) — the ceiling any real route can reach on this machine.
 import { z } from 'zod';
+import { boundHeapGrowth } from '../../src-server/bound-heap-growth';
 import { openApp, VERSION } from '../../src-server/compose';
 import { createApp } from '../../src-server/http/app';
 import { route } from '../../src-server/http/route';
@@ -10,6 +11,8 @@ import { closeHttp, listen, listenApp, serve } from '../../src-server/server';
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: bench-server.ts DATA_DIR');
 
+// As `promptledger serve` runs (src-server/main.ts): the figures are the product's.
+boundHeapGrowth();
 const opened = openApp({ dataDir, apiKey: 'pl_bench_key' });
 const server = await listenApp(opened, { port: 0 });
 const noop = createApp({
