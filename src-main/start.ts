@@ -79,11 +79,12 @@ async function runElectron(mode: Extract<LaunchMode, { mode: 'electron' }>, env:
 
 async function runHeadless(config: Config): Promise<void> {
   const { dataDir } = config;
-  boundHeapGrowth();
   const { server, loginUrl } = await startAppServer({
     config,
     log: { info: (m) => console.error(m), error: (m, e) => console.error(m, e) },
   });
+  // Once listening, as `serve` does (src-server/main.ts).
+  boundHeapGrowth();
   const shutdown = createShutdown({
     closeWindows: () => {},
     closeServer: () => server.close(),
