@@ -10,6 +10,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from '../logger';
 import type { HttpExchange } from './body';
 import { errorAnswer } from './errors';
+import { JsonText } from './json-text';
 import { answerRoute, type MountOptions, type Route } from './route';
 
 export interface LeanOptions extends MountOptions {
@@ -60,7 +61,7 @@ async function serveLean(spec: Route, req: IncomingMessage, res: ServerResponse,
     res.end();
     return;
   }
-  const text = JSON.stringify(body);
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
