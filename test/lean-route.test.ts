@@ -56,7 +56,7 @@ describe('the lean path of POST /log-request', () => {
     });
     expect(published.status).toBe(201);
     const awkward = 'quote " backslash \\ newline \n tab \t 東京 😀 \u2028 </script>';
-    const bodies = [
+    const bodies: Array<Record<string, unknown>> = [
       logBody(),
       logBody({
         input: { type: 'chat', messages: [{ content: [{ text: awkward, type: 'text', cache_control: { type: 'ephemeral' } }], role: 'user', name: 'ann' }], tools: null },

@@ -37,14 +37,7 @@ export function leanRoutes(routes: Route[], options: LeanOptions): (req: Incomin
 }
 
 async function serveLean(spec: Route, req: IncomingMessage, res: ServerResponse, path: string, search: string, options: LeanOptions) {
-  const http: HttpExchange = {
-    req,
-    get: (name) => {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? '' : Array.isArray(value) ? value.join(', ') : value;
-    },
-    set: (name, value) => res.setHeader(name, value),
-  };
+  const http = new LeanExchange(req, res);
   let status: number;
   let body: unknown;
   try {
@@ -64,4 +57,21 @@ async function serveLean(spec: Route, req: IncomingMessage, res: ServerResponse,
   const text = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** A bare node:http request as answerRoute reads it; a class, so a request makes no closures. */
+class LeanExchange implements HttpExchange {
+  constructor(
+    readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {}
+
+  get(name: string): string {
+    const value = this.req.headers[name.toLowerCase()];
+    return value === undefined ? '' : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  set(name: string, value: string): void {
+    this.res.setHeader(name, value);
+  }
 }
