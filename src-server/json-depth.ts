@@ -11,6 +11,9 @@ export const MAX_JSON_DEPTH = 512;
  * scan costs about a fifth of JSON.parse on structured data and almost nothing on long strings.
  */
 export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  // Nesting past `max` takes more than `max` opening brackets; a logged request has a few dozen,
+  // and counting them with indexOf costs a tenth of the scan below.
+  if (openingsAtMost(text, max)) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -22,6 +25,17 @@ export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return false;
+}
+
+/** Whether `text` holds at most `max` `{` and `[` in all, strings included. */
+function openingsAtMost(text: string, max: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) {
+      if (++count > max) return false;
+    }
+  }
+  return true;
 }
 
 /** The index of the quote that closes the string opened at `open` (not preceded by an odd run of backslashes). */

@@ -111,6 +111,35 @@ describe('workspaces', () => {
     expect((await t.api(`/api/public/v2/api-keys/${theirKeyId}`, { method: 'DELETE' })).status).toBe(404);
   });
 
+  it('answers known keys from memory for their own workspace; a revoked key at once, the others still', async () => {
+    const { body: ws } = await t.api('/api/public/v2/workspaces', { body: { name: 'Cached' } });
+    const { body: second } = await t.api('/api/public/v2/api-keys', { body: { name: 'second' } });
+    const keys = { mine: t.key, second: second.key as string, theirs: ws.api_key as string };
+    // Each key used twice (the second answer comes from memory), alternating.
+    const ids: Record<string, number[]> = { mine: [], second: [], theirs: [] };
+    for (let round = 0; round < 2; round++) {
+      for (const [name, key] of Object.entries(keys)) {
+        const res = await t.api('/log-request', { key, body: logBody({ tags: [`cached-${name}`] }) });
+        expect(res.status).toBe(201);
+        ids[name].push(res.body.id);
+      }
+    }
+    const listed = async (key: string) =>
+      (await t.api('/api/public/v2/requests?tags=cached-theirs&limit=200', { key })).body.items.map((r: { id: number }) => r.id).sort();
+    expect(await listed(keys.theirs)).toEqual(ids.theirs.sort());
+    expect(await listed(keys.mine)).toEqual([]);
+    // A key one character off, or with its case changed, is another key.
+    for (const near of [`${keys.mine}x`, keys.mine.slice(0, -1), keys.mine.toUpperCase()]) {
+      expect((await t.api('/log-request', { key: near, body: logBody() })).status).toBe(401);
+    }
+
+    expect((await t.api(`/api/public/v2/api-keys/${second.api_key.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await t.api('/log-request', { key: keys.second, body: logBody() })).status).toBe(401);
+    expect((await t.api('/log-request', { key: keys.second, body: logBody() })).status).toBe(401);
+    expect((await t.api('/log-request', { key: keys.mine, body: logBody() })).status).toBe(201);
+    expect((await t.api('/log-request', { key: keys.theirs, body: logBody() })).status).toBe(201);
+  });
+
   it('lets only the default workspace create workspaces (403 otherwise)', async () => {
     const { body } = await t.api('/api/public/v2/workspaces', { body: { name: 'C' } });
     const res = await t.api('/api/public/v2/workspaces', { key: body.api_key, body: { name: 'D' } });

@@ -154,6 +154,16 @@ describe('deeply nested JSON is a 422, never a 500', () => {
     expect(detail.status).toBe(200);
   });
 
+  test(`a shallow body with more than ${MAX_JSON_DEPTH} brackets, in strings and in a long array, is stored`, async () => {
+    const text = '{['.repeat(MAX_JSON_DEPTH);
+    const list = Array.from({ length: MAX_JSON_DEPTH + 1 }, (_, i) => [i]);
+    const res = await t.api('/log-request', { body: logBody({ input: { type: 'completion', content: text }, parameters: { list } }) });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(201);
+    const detail = await t.api(`/api/public/v2/requests/${res.body.id}`);
+    expect(detail.body.input.content).toBe(text);
+    expect(detail.body.parameters.list).toHaveLength(MAX_JSON_DEPTH + 1);
+  });
+
   test.each([MAX_JSON_DEPTH, 5000, 100_000])('parameters nested %i levels (body one more) is 422', async (levels) => {
     const res = await t.api('/log-request', { rawBody: withDeep(logBody({ parameters: 'DEEP' }), levels) });
     expect(res.status).toBe(422);

@@ -17,13 +17,13 @@ const countRequests = async () => (await t.api('/api/public/v2/requests?limit=1'
 
 /** A raw POST (fetch always sends a content type for a string body); resolves with status, headers and body. */
 function post(path: string, body: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }>((resolve, reject) => {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any; text: string }>((resolve, reject) => {
     const url = new URL(path, t.url);
     const req = request(url, { method: 'POST', headers: { 'content-length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined, text }));
     });
     req.on('error', reject);
     req.end(body);
@@ -44,6 +44,43 @@ describe('the lean path of POST /log-request', () => {
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(res.body)));
       expect(res.body.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('answers the bytes JSON.stringify writes, the input as stored, alike through Koa (a trailing slash)', async () => {
+    const published = await t.api('/rest/prompt-templates', {
+      body: {
+        prompt_template: { prompt_name: 'lean-linked' },
+        prompt_version: { prompt_template: { type: 'completion', content: [{ type: 'text', text: 'Hi {name}' }] }, metadata: {} },
+      },
+    });
+    expect(published.status).toBe(201);
+    const awkward = 'quote " backslash \\ newline \n tab \t 東京 😀 \u2028 </script>';
+    const bodies: Array<Record<string, unknown>> = [
+      logBody(),
+      logBody({
+        input: { type: 'chat', messages: [{ content: [{ text: awkward, type: 'text', cache_control: { type: 'ephemeral' } }], role: 'user', name: 'ann' }], tools: null },
+        parameters: { temperature: 0.5, stop: ['\n'] },
+        status: 'ERROR', error_type: 'timeout', error_message: awkward,
+      }),
+      logBody({ input: { type: 'completion', content: awkward } }),
+      logBody({ prompt_name: 'no-such-template' }),
+      logBody({ prompt_name: 'lean-linked' }),
+    ];
+    for (const body of bodies) {
+      for (const path of ['/log-request', '/log-request/']) {
+        const res = await post(path, JSON.stringify(body), { 'content-type': 'application/json', 'x-api-key': t.key });
+        expect(res.status, res.text).toBe(201);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.text).toBe(JSON.stringify(res.body));
+        expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+        const stored = (await t.api(`/api/public/v2/requests/${res.body.id}`)).body;
+        expect(res.body.prompt_version).toEqual(stored.prompt_version);
+        if (body.prompt_name === 'lean-linked') expect(res.body.prompt_version.prompt_template.content[0].text).toBe('Hi {name}');
+        else expect(res.body.prompt_version.prompt_template).toEqual(stored.input);
+        expect(res.body).toMatchObject({ status: stored.status, error_type: stored.error_type, error_message: stored.error_message });
+        expect('warning' in res.body).toBe(body.prompt_name === 'no-such-template');
+      }
     }
   });
 

@@ -87,6 +87,20 @@ describe('text search (q)', () => {
     expect(await idsOf('customer_id gold')).toEqual([ids.json]);
   });
 
+  it('finds the text of thinking blocks and tool calls, not their other fields', async () => {
+    const output = {
+      type: 'chat',
+      messages: [
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'Pondering zeppelins', signature: 'sigquokka' }, { type: 'text', text: 'Answered' }] },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'idwombat', type: 'function', function: { name: 'fetchnarwhal', arguments: '{"q":"okapi"}' } }] },
+      ],
+    };
+    const res = await t.api('/log-request', { body: logBody({ output }) });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    for (const word of ['zeppelins', 'fetchnarwhal', 'okapi']) expect(await idsOf(word), word).toEqual([res.body.id]);
+    for (const word of ['sigquokka', 'idwombat']) expect(await idsOf(word), word).toEqual([]);
+  });
+
   it('lists matches by start time even when a request is logged late', async () => {
     const s = await startServer();
     try {

@@ -59,7 +59,7 @@ export async function readRawBody(ctx: HttpExchange, limitBytes: number): Promis
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(over ? null : Buffer.concat(chunks, size)));
+    req.on('end', () => resolve(over ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
   if (raw === null) {

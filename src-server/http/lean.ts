@@ -10,6 +10,7 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Logger } from '../logger';
 import type { HttpExchange } from './body';
 import { errorAnswer } from './errors';
+import { JsonText } from './json-text';
 import { answerRoute, type MountOptions, type Route } from './route';
 
 export interface LeanOptions extends MountOptions {
@@ -36,14 +37,7 @@ export function leanRoutes(routes: Route[], options: LeanOptions): (req: Incomin
 }
 
 async function serveLean(spec: Route, req: IncomingMessage, res: ServerResponse, path: string, search: string, options: LeanOptions) {
-  const http: HttpExchange = {
-    req,
-    get: (name) => {
-      const value = req.headers[name.toLowerCase()];
-      return value === undefined ? '' : Array.isArray(value) ? value.join(', ') : value;
-    },
-    set: (name, value) => res.setHeader(name, value),
-  };
+  const http = new LeanExchange(req, res);
   let status: number;
   let body: unknown;
   try {
@@ -53,12 +47,31 @@ async function serveLean(spec: Route, req: IncomingMessage, res: ServerResponse,
     ({ status, body } = errorAnswer(caught, `${req.method} ${path}`, options.log, options.dataDir));
   }
   if (res.destroyed) return;
-  // As Koa answers an object body: compact JSON, utf-8, with its length.
-  const text = status === 204 ? '' : JSON.stringify(body);
-  res.statusCode = status;
-  if (status !== 204) {
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(text));
+  // As Koa answers an object body: compact JSON, utf-8, with its length. The status and headers
+  // go in one writeHead, as a bare node:http server answers: no header map to build first.
+  if (status === 204) {
+    res.writeHead(status);
+    res.end();
+    return;
   }
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+/** A bare node:http request as answerRoute reads it; a class, so a request makes no closures. */
+class LeanExchange implements HttpExchange {
+  constructor(
+    readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+  ) {}
+
+  get(name: string): string {
+    const value = this.req.headers[name.toLowerCase()];
+    return value === undefined ? '' : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  set(name: string, value: string): void {
+    this.res.setHeader(name, value);
+  }
 }

@@ -5,6 +5,7 @@ import { AppError, fromZodError } from '../errors';
 import { ErrorBody } from '../schemas/common';
 import type { Principal } from '../services/auth';
 import { discardBody, readJsonBody, requireJsonContentType, type HttpExchange } from './body';
+import { JsonText } from './json-text';
 
 type Schema = z.ZodType | undefined;
 type Out<T extends Schema> = T extends z.ZodType ? z.output<T> : undefined;
@@ -72,7 +73,11 @@ export function mount(router: Router, routes: Route[], options: MountOptions): v
     router[spec.method](spec.path, async (ctx: Context) => {
       const result = await answerRoute(spec, ctx, { params: ctx.params, query: ctx.query, ctx }, options);
       ctx.status = spec.status ?? 200;
-      if (ctx.status !== 204) ctx.body = result;
+      if (ctx.status === 204) return;
+      if (result instanceof JsonText) {
+        ctx.type = 'application/json';
+        ctx.body = result.text;
+      } else ctx.body = result;
     });
   }
 }

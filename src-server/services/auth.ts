@@ -14,6 +14,8 @@ export interface Principal {
 export const DEFAULT_WORKSPACE_ID = 1;
 
 const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+/** Valid keys answered from memory; past this many, the cache starts again. */
+const KNOWN_KEYS = 1000;
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -30,18 +32,20 @@ export interface AuthDeps {
 
 export function createAuthService({ store, sessionSecret, now }: AuthDeps) {
   // Every request authenticates; under an ingest burst a database read per request competes with
-  // the ingest thread's commits for the WAL, so known keys are answered from memory. Keys change
-  // only through this service, which drops the cache when one is revoked.
+  // the ingest thread's commits for the WAL, so known keys are answered from memory. They are looked
+  // up by the key as sent, not its hash: a SHA-256 per request was ~3 % of the HTTP thread's work
+  // at 50 connections (docs/performance.md, "Ingest: HTTP thread"). Only keys that are valid now are
+  // kept, at most KNOWN_KEYS of them; keys change only through this service, which drops them all
+  // when one is revoked.
   const known = new Map<string, Principal>();
   function principalForKey(key: string): Principal | null {
-    const hash = hashKey(key);
-    const cached = known.get(hash);
+    const cached = known.get(key);
     if (cached) return cached;
-    const row = store.keyByHash(hash);
+    const row = store.keyByHash(hashKey(key));
     if (!row || row.revoked_at !== null) return null;
     const principal = { workspaceId: row.workspace_id, keyId: row.id };
-    if (known.size >= 1000) known.clear();
-    known.set(hash, principal);
+    if (known.size >= KNOWN_KEYS) known.clear();
+    known.set(key, principal);
     return principal;
   }
 

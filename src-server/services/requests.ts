@@ -145,8 +145,9 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
     /**
      * `POST /log-request`: answered only after the row (and its indexes) committed. A body's price
      * is the client's (`none` when it gave none); callers that priced the call say so in `priced`.
+     * `inputJson` is `body.input` as JSON text, when the caller made it for its reply too.
      */
-    async log(workspaceId: number, body: LogRequestBody, priced?: PricedUsage) {
+    async log(workspaceId: number, body: LogRequestBody, priced?: PricedUsage, inputJson = JSON.stringify(body.input)) {
       const wantsLink = body.prompt_id != null || (body.prompt_name != null && body.prompt_name !== '');
       const resolved = wantsLink
         ? promptLinks.resolve(workspaceId, {
@@ -161,7 +162,7 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
           workspace_id: workspaceId,
           provider: body.provider,
           model: body.model,
-          input: JSON.stringify(body.input),
+          input: inputJson,
           output: JSON.stringify(body.output),
           request_start_time: body.request_start_time,
           request_end_time: body.request_end_time,

@@ -18,26 +18,13 @@ import { unpackJson } from './json-pack';
  */
 export function searchText(...templates: unknown[]): string {
   const parts: string[] = [];
-  const visitBlocks = (content: unknown) => {
-    if (typeof content === 'string') return void parts.push(content);
-    if (!Array.isArray(content)) return;
-    for (const block of content) {
-      if (typeof block === 'string') parts.push(block);
-      else if (block && typeof block === 'object') {
-        for (const key of ['text', 'thinking'] as const) {
-          const value = (block as Record<string, unknown>)[key];
-          if (typeof value === 'string') parts.push(value);
-        }
-      }
-    }
-  };
   for (const template of templates) {
     if (!template || typeof template !== 'object') continue;
     const t = template as { content?: unknown; messages?: unknown };
-    visitBlocks(t.content);
+    pushBlockText(parts, t.content);
     if (!Array.isArray(t.messages)) continue;
     for (const message of t.messages as Array<Record<string, unknown>>) {
-      visitBlocks(message?.content);
+      pushBlockText(parts, message?.content);
       if (!Array.isArray(message?.tool_calls)) continue;
       for (const call of message.tool_calls as Array<{ function?: { name?: unknown; arguments?: unknown } }>) {
         if (typeof call?.function?.name === 'string') parts.push(call.function.name);
@@ -46,6 +33,21 @@ export function searchText(...templates: unknown[]): string {
     }
   }
   return parts.join('\n');
+}
+
+/** A message's or template's content (a string, or blocks with `text`/`thinking`) into `parts`.
+ * A function of its own, not a closure: searchText runs on the HTTP thread for every logged request. */
+function pushBlockText(parts: string[], content: unknown): void {
+  if (typeof content === 'string') return void parts.push(content);
+  if (!Array.isArray(content)) return;
+  for (const block of content) {
+    if (typeof block === 'string') parts.push(block);
+    else if (block && typeof block === 'object') {
+      const { text, thinking } = block as Record<string, unknown>;
+      if (typeof text === 'string') parts.push(text);
+      if (typeof thinking === 'string') parts.push(thinking);
+    }
+  }
 }
 
 /** Runs of Chinese and Japanese characters (with the prolonged sound mark and the repetition mark). */

@@ -5,9 +5,26 @@ import {
 import type { PriceQuote } from '../../services/pricing';
 import type { RequestService } from '../../services/requests';
 import { trackRequest } from '../../services/tracking';
+import { JsonText } from '../json-text';
 import { route, type Route } from '../route';
 
 const ok = { success: true } as const;
+
+/**
+ * `POST /log-request`'s answer. Unless a registry version was linked, its
+ * `prompt_version.prompt_template` is the input, already serialised for the row: that text is
+ * spliced into the reply rather than the input serialised a second time (docs/performance.md,
+ * "Ingest: HTTP thread"). The bytes are JSON.stringify's: the answer's first keys are `id` and
+ * `prompt_version`, whose first key is `prompt_template`; were that order to change, the answer
+ * goes out as an object.
+ */
+function loggedReply(answer: Awaited<ReturnType<RequestService['log']>>, input: unknown, inputJson: string): unknown {
+  const version = answer.prompt_version;
+  if (version.prompt_template !== input) return answer;
+  const head = `{"id":${answer.id},"prompt_version":{"prompt_template":`;
+  const rest = JSON.stringify({ ...answer, prompt_version: { ...version, prompt_template: 0 } });
+  return rest.startsWith(`${head}0`) ? new JsonText(head + inputJson + rest.slice(head.length + 1)) : answer;
+}
 
 /** `/library-track-*` and `/track-group` take the key in the body; `/rest/track-*` in the header. */
 function trackRoutes(requests: RequestService): Route[] {
@@ -62,7 +79,10 @@ export function loggingRoutes(requests: RequestService, quote: PriceQuote): Rout
       method: 'post', path: '/log-request', summary: 'Log one LLM request', tag: 'Logging', auth: 'key-or-body',
       body: LogRequestBody, status: 201, lean: true,
       response: LoggedRequest,
-      handler: ({ body, principal }) => requests.log(principal.workspaceId, body),
+      handler: async ({ body, principal }) => {
+        const inputJson = JSON.stringify(body.input);
+        return loggedReply(await requests.log(principal.workspaceId, body, undefined, inputJson), body.input, inputJson);
+      },
     }),
     route({
       method: 'post', path: '/track-request', summary: 'Log a provider call as sent by the SDK (run(), wrappers)', tag: 'Logging',
