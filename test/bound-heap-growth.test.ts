@@ -1,7 +1,8 @@
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { afterEach, expect, test } from 'vitest';
-import { boundHeapGrowth } from '../src-server/bound-heap-growth';
+import { boundHeapGrowth, SERVER_HEAP_BOUNDS } from '../src-server/bound-heap-growth';
 
 // The serving process bounds its heap at run time (src-server/bound-heap-growth.ts). These tests
 // run in the test file's own process: the flags are process-wide, so each test undoes them.
@@ -57,4 +58,45 @@ test('under its bound the young generation grows, and undoing the bound lets it 
   stop();
   await churn();
   expect(youngGeneration()).toBeGreaterThan(start * 2);
+});
+
+/** Full collections forced in this process (gc() or the bound's settling), as V8 reports them. */
+function watchForcedFullCollections(): { count(): number; stop(): void } {
+  let forced = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const { kind, flags } = (entry as PerformanceEntry & { detail: { kind: number; flags: number } }).detail;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR && (flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) !== 0) forced++;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return { count: () => forced, stop: () => observer.disconnect() };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('the old generation’s bound takes hold through one full collection, once the server has settled', async () => {
+  const watch = watchForcedFullCollections();
+  try {
+    undo.push(boundHeapGrowth(SERVER_HEAP_BOUNDS, { settleMs: 100 }));
+    await sleep(50);
+    expect(watch.count()).toBe(0);
+    await sleep(400);
+    expect(watch.count()).toBe(1);
+    await sleep(200);
+    expect(watch.count()).toBe(1);
+  } finally {
+    watch.stop();
+  }
+});
+
+test('undoing the bound before it settles forces no collection', async () => {
+  const watch = watchForcedFullCollections();
+  try {
+    boundHeapGrowth(SERVER_HEAP_BOUNDS, { settleMs: 100 })();
+    await sleep(400);
+    expect(watch.count()).toBe(0);
+  } finally {
+    watch.stop();
+  }
 });
