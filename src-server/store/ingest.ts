@@ -9,6 +9,11 @@ export interface Ingest {
   /** Resolves with how many spans were new once their transaction has committed; spans already
    * stored (an exporter's retry) are skipped. */
   insertSpans(spans: SpanWrite[]): Promise<number>;
+  /**
+   * Resolves once every request acknowledged before the call is in the text index: the thread
+   * indexes text after answering (ingest-worker.ts), so a text search awaits this first.
+   */
+  indexText(): Promise<void>;
   /** Resolves once the thread has opened the database and can write; rejects if it stopped first. */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -77,6 +82,7 @@ export function createIngest(file: string): Ingest {
     ready,
     insert: (row) => submit({ row }),
     insertSpans: (spans) => submit({ spans }),
+    indexText: async () => void (await submit({ index: true })),
     async close() {
       if (!failure) send({ close: true });
       await exited;
