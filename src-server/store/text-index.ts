@@ -152,7 +152,8 @@ export function createTextIndex(db: Db) {
     'SELECT block, max_start FROM request_time_blocks ORDER BY block',
   );
   return {
-    /** Indexes a new request's text; call inside the transaction that inserts it, and `noteStart` its start. */
+    /** Indexes a new request's text: inside the transaction that inserts it, or (the ingest thread's
+     * `createTextQueue`) the one that takes its id off `text_unindexed`; `noteStart` its start with the insert. */
     add(id: number, text: string): void {
       const document = indexDocument(text);
       if (document.trim()) insert.run(id, document);
