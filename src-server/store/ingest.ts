@@ -11,7 +11,8 @@ export interface Ingest {
   insertSpans(spans: SpanWrite[]): Promise<number>;
   /**
    * Resolves once every request acknowledged before the call is in the text index: the thread
-   * indexes text after answering (ingest-worker.ts), so a text search awaits this first.
+   * indexes text after answering (ingest-worker.ts), so a text search awaits this first. Never
+   * rejects: with the thread stopped it resolves at once.
    */
   indexText(): Promise<void>;
   /** Resolves once the thread has opened the database and can write; rejects if it stopped first. */
@@ -82,7 +83,8 @@ export function createIngest(file: string): Ingest {
     ready,
     insert: (row) => submit({ row }),
     insertSpans: (spans) => submit({ spans }),
-    indexText: async () => void (await submit({ index: true })),
+    // Should the thread have stopped, a search still answers, from what the index holds.
+    indexText: () => submit({ index: true }).then(() => undefined, () => undefined),
     async close() {
       if (!failure) send({ close: true });
       await exited;
