@@ -149,6 +149,14 @@ function uncopiedFrames(): number {
   return state.log - state.checkpointed;
 }
 
+/** Set once an idle checkpoint ran, cleared by the next batch: a checkpoint a reader holds back
+ * (it cannot copy past a snapshot still being read) is not retried in a loop. */
+let checkpointTried = false;
+
+function checkpointDue(): boolean {
+  return !checkpointTried && uncopiedFrames() >= CHECKPOINT_FRAMES;
+}
+
 function checkpoint(): void {
   try {
     checkpointWal.get();
@@ -167,7 +175,7 @@ let idleStepScheduled = false;
  * arrives meanwhile is written before the next step.
  */
 function scheduleIdleWork(): void {
-  if (uncopiedFrames() >= CHECKPOINT_FRAMES) {
+  if (checkpointDue()) {
     if (idleStepScheduled) return;
     idleStepScheduled = true;
     setImmediate(idleStep);
@@ -198,8 +206,10 @@ function idleStep(): void {
   if (shutting) return;
   // A batch is waiting: it goes first (drain schedules the text again when done).
   if (queue.length > 0 || scheduled) return;
-  if (uncopiedFrames() >= CHECKPOINT_FRAMES) checkpoint();
-  else {
+  if (checkpointDue()) {
+    checkpoint();
+    checkpointTried = true;
+  } else {
     indexText(TEXT_CHUNK);
     textDue = false;
   }
@@ -233,6 +243,7 @@ function drain(): void {
     }
     for (const [id, text] of staged) textQueue.add(id, text);
     staged = [];
+    checkpointTried = false;
     acknowledge(results);
     // Indexing fell behind (ingest faster than it for a while): a chunk now, so the list stays bounded.
     if (textQueue.size > TEXT_BACKLOG) indexText(TEXT_CHUNK);
