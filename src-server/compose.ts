@@ -210,7 +210,9 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
   datasetStore.removeAbandoned();
   const folderStore = createFolderStore(db);
   const folders = createFolderService({ store: folderStore, writer, now });
-  const datasets = createDatasetService({ store: datasetStore, folders: folderStore, requests: requestStore, writer, now });
+  const datasets = createDatasetService({
+    store: datasetStore, folders: folderStore, requests: requestStore, textIndexed: ingest.indexText, writer, now,
+  });
   const evaluations = createEvaluationEngine({
     reports: createReportStore(db), cells: createReportCellStore(db), writer, datasets, datasetStore,
     folderExists: (ws, id) => folderStore.get(ws, id) !== undefined,

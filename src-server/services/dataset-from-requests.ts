@@ -61,7 +61,7 @@ export function requestRecord(row: LoggedRequest, variablesToParse?: readonly st
 
 /** `from-filter-params`: the listed requests (in the given order) or the explorer's matches (newest first). */
 export async function publishFromRequests(
-  deps: DatasetImportDeps & { requests: RequestStore },
+  deps: DatasetImportDeps & { requests: RequestStore; textIndexed: () => Promise<void> },
   workspaceId: number,
   body: FromRequestsBody,
 ): Promise<PublishedVersion> {
@@ -85,6 +85,8 @@ export async function publishFromRequests(
     })();
   } else {
     const filter = requestFilter(body);
+    // A text query reads the index, written by the ingest thread after it answers.
+    if (filter.q !== undefined && filter.q.trim() !== '') await deps.textIndexed();
     if (requests.list(workspaceId, filter, undefined, 1).length === 0) {
       throw new AppError('bad_request', 'No logged request matches these filters; nothing to put in a dataset version.');
     }

@@ -13,6 +13,8 @@ export interface DatasetServiceDeps {
   store: DatasetStore;
   folders: FolderStore;
   requests: RequestStore;
+  /** Resolves once every acknowledged request is in the text index (store/ingest.ts `indexText`). */
+  textIndexed: () => Promise<void>;
   writer: Writer;
   now: () => number;
 }
@@ -42,7 +44,7 @@ export function mergeColumns(first: readonly string[], rows: Iterable<Record<str
   return [...seen];
 }
 
-export function createDatasetService({ store, folders, requests, writer, now }: DatasetServiceDeps) {
+export function createDatasetService({ store, folders, requests, textIndexed, writer, now }: DatasetServiceDeps) {
   function requireGroup(workspaceId: number, groupId: number, loc: Array<string | number> = ['body', 'dataset_group_id']) {
     const group = store.group(workspaceId, groupId);
     // 404 like any unknown id; the loc tells which field in bodies that carry several ids.
@@ -231,7 +233,7 @@ export function createDatasetService({ store, folders, requests, writer, now }: 
 
     async fromRequests(workspaceId: number, body: FromRequestsBody) {
       requireGroup(workspaceId, body.dataset_group_id);
-      const published = await publishFromRequests({ store, writer, now, requests }, workspaceId, body);
+      const published = await publishFromRequests({ store, writer, now, requests, textIndexed }, workspaceId, body);
       return { success: true, dataset_id: published.dataset_id, version_number: published.version_number, row_count: published.row_count };
     },
 

@@ -133,6 +133,15 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
     return deleted;
   }
 
+  /**
+   * A text query reads the index, which the ingest thread writes after answering: it first waits
+   * for every request acknowledged so far to be indexed (docs/decisions.md, "Text search after an
+   * acknowledgement"). Other filters read the rows themselves.
+   */
+  async function textIndexed(filter: RequestFilter): Promise<void> {
+    if (filter.q !== undefined && filter.q.trim() !== '') await ingest.indexText();
+  }
+
   function requireRow(workspaceId: number, id: number): LoggedRequest {
     const row = store.get(workspaceId, id);
     if (!row) throw notFound('Request');
@@ -257,8 +266,9 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
       return view(row, store.scores([id]).get(id)!);
     },
 
-    list(workspaceId: number, query: RequestListQuery) {
+    async list(workspaceId: number, query: RequestListQuery) {
       const filter = requestFilter(query);
+      await textIndexed(filter);
       const order: RequestOrder = { by: query.sort, direction: query.order };
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order);
       const rows = store.list(workspaceId, filter, after, query.limit + 1, order);
@@ -275,8 +285,9 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
     },
 
     /** `GET …/requests/export`: every match as JSONL (records as `get` returns them) or CSV. */
-    export(workspaceId: number, query: ExplorerFilters & { format: RequestExportFormat; bom: boolean }) {
+    async export(workspaceId: number, query: ExplorerFilters & { format: RequestExportFormat; bom: boolean }) {
       const filter = requestFilter(query);
+      await textIndexed(filter);
       const views = (function* () {
         for (const page of matchingPages(workspaceId, filter, EXPORT_PAGE)) {
           const scores = store.scores(page.map((r) => r.id));
@@ -301,7 +312,9 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
         const ids = [...new Set(body.ids)];
         batches = Array.from({ length: Math.ceil(ids.length / DELETE_BATCH) }, (_, i) => ids.slice(i * DELETE_BATCH, (i + 1) * DELETE_BATCH));
       } else {
-        const pages = matchingPages(workspaceId, requestFilter(body.filters ?? {}), DELETE_BATCH);
+        const filter = requestFilter(body.filters ?? {});
+        await textIndexed(filter);
+        const pages = matchingPages(workspaceId, filter, DELETE_BATCH);
         batches = (function* () {
           for (const page of pages) yield page.map((r) => r.id);
         })();

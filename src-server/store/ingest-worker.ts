@@ -5,10 +5,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { closeDatabase, openDatabase } from './db';
 import { createRequestStore, type NewRequest, type Tally } from './requests';
 import { createSpanStore, type SpanWrite } from './spans';
-import { configureTextIndexWrites } from './text-index';
+import { configureTextIndexWrites, createTextQueue } from './text-index';
 import { walSync } from './writer';
 
-export type IngestJob = { row: NewRequest } | { spans: SpanWrite[] };
+/** `index`: answered once every request acknowledged before it is in the text index (see `indexText`). */
+export type IngestJob = { row: NewRequest } | { spans: SpanWrite[] } | { index: true };
 export type IngestMessage = ({ seq: number } & IngestJob) | { close: true };
 /**
  * `value`: a request's new id, or how many of the spans were new (the rest were already stored).
@@ -19,19 +20,35 @@ export type IngestResult = { seq: number; value: number } | { seq: number; error
 export const INGEST_READY = 'ready';
 export type IngestReply = IngestResult[] | typeof INGEST_READY;
 
-type Queued = { seq: number } & IngestJob;
+type Queued = { seq: number } & ({ row: NewRequest } | { spans: SpanWrite[] });
 
 /** Jobs per transaction: bounds how long the write lock is held against the main connection. */
 const MAX_BATCH = 128;
+
+/**
+ * The text index is written after the acknowledgement, in transactions of up to this many
+ * requests, when no batch is waiting (docs/performance.md, "Ingest: text index off the
+ * acknowledgement path"). FTS5 writes a segment per transaction and merges them later, so a
+ * larger one costs less per request; but a batch arriving meanwhile waits for it.
+ */
+const TEXT_CHUNK = 200;
+/** Fewer requests than a chunk waiting this long are indexed anyway (the to-do list stays short). */
+const TEXT_WAIT_MS = 250;
+/** Past this many waiting, a chunk is indexed between batches even when more are queued. */
+const TEXT_BACKLOG = 4 * TEXT_CHUNK;
 
 const port = parentPort!;
 const file = (workerData as { file: string }).file;
 const db = openDatabase(file);
 configureTextIndexWrites(db);
-const requests = createRequestStore(db);
+const textQueue = createTextQueue(db);
+// Texts of the transaction being written, queued once it commits (a rolled-back one's ids are not
+// in text_unindexed, so the queue would skip them anyway).
+let staged: Array<[number, string]> = [];
+const requests = createRequestStore(db, { textLater: (id, text) => void staged.push([id, text]) });
 const spans = createSpanStore(db, requests);
 
-function write(job: IngestJob, batch?: Tally): number {
+function write(job: Queued, batch?: Tally): number {
   if ('spans' in job) return job.spans.filter((span) => spans.insert(span)).length;
   const id = requests.insert(job.row, batch);
   // A request naming its span joins that span's trace, if the span came first.
@@ -39,7 +56,7 @@ function write(job: IngestJob, batch?: Tally): number {
   return id;
 }
 
-const writeOne = db.transaction((job: IngestJob) => write(job));
+const writeOne = db.transaction((job: Queued) => write(job));
 // The common case is one transaction for the batch; jobs are validated before they get here, so
 // a failure is rare, and then the batch is redone job by job (each in its own savepoint) so one
 // bad job fails alone. A savepoint per job always would cost ~10% of the insert.
@@ -61,9 +78,11 @@ const writeEach = db.transaction((jobs: Queued[]): IngestResult[] =>
   }),
 );
 const writeBatch = (jobs: Queued[]): IngestResult[] => {
+  staged = [];
   try {
     return writeAll(jobs);
   } catch {
+    staged = [];
     return writeEach(jobs);
   }
 };
@@ -74,6 +93,8 @@ function failureOf(error: unknown): { error: string; code?: string } {
 }
 
 let queue: Queued[] = [];
+/** Seqs of `index` jobs, answered once the queue before them is written and the text indexed. */
+let indexWaiters: number[] = [];
 let scheduled = false;
 let closing = false;
 
@@ -92,10 +113,116 @@ function acknowledge(results: IngestResult[]): void {
   wal.afterSync((error) => port.postMessage(error ? results.map(({ seq }) => ({ seq, ...failureOf(error) })) : results));
 }
 
+/**
+ * One text-index transaction of up to `limit` waiting requests. Not synced: a power cut that loses
+ * it loses its removals from text_unindexed with it, so the next start indexes them again. A
+ * failure (say, a full disk) leaves them waiting, still listed in text_unindexed.
+ */
+function indexText(limit: number): number {
+  try {
+    return textQueue.indexSome(limit, (work) => (wal ? wal.unsynced(work) : work()));
+  } catch {
+    return 0;
+  }
+}
+
+function indexAllText(): void {
+  while (textQueue.size > 0 && indexText(TEXT_CHUNK) > 0);
+}
+
+/**
+ * WAL checkpoints between batches, not inside one. SQLite's automatic checkpoint (1,000 frames)
+ * runs in the commit that crosses it, so one batch in ~1,000 requests waited, before its sync even
+ * started, for the WAL to be copied into the database file and that file synced (in-process, 35-row
+ * batches: p99 100–140 ms with it, 30–36 ms without; docs/performance.md). Here it runs once the
+ * batch's answers wait on their own sync and no batch is queued; past 4× as many frames, between
+ * batches whatever waits. FULL (not inside `unsynced`): the WAL is synced before it is copied.
+ */
+const CHECKPOINT_FRAMES = 1000;
+const walState = db.prepare<[], { log: number; checkpointed: number }>('PRAGMA wal_checkpoint(NOOP)');
+const checkpointWal = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+if (wal) db.pragma('wal_autocheckpoint = 0');
+
+function uncopiedFrames(): number {
+  if (!wal) return 0;
+  const state = walState.get()!;
+  return state.log - state.checkpointed;
+}
+
+/** Set once an idle checkpoint ran, cleared by the next batch: a checkpoint a reader holds back
+ * (it cannot copy past a snapshot still being read) is not retried in a loop. */
+let checkpointTried = false;
+
+function checkpointDue(): boolean {
+  return !checkpointTried && uncopiedFrames() >= CHECKPOINT_FRAMES;
+}
+
+function checkpoint(): void {
+  try {
+    checkpointWal.get();
+  } catch {
+    // Busy or failing: tried again after the next batch; the WAL only grows meanwhile.
+  }
+}
+
+let textDue = false;
+let textTimer: NodeJS.Timeout | undefined;
+let idleStepScheduled = false;
+
+/**
+ * Between batches: a checkpoint once one is due; a text chunk once a full one waits, or whatever
+ * waits TEXT_WAIT_MS after the first of it. One step per turn of the event loop, so a batch that
+ * arrives meanwhile is written before the next step.
+ */
+function scheduleIdleWork(): void {
+  if (checkpointDue()) {
+    if (idleStepScheduled) return;
+    idleStepScheduled = true;
+    setImmediate(idleStep);
+    return;
+  }
+  if (textQueue.size === 0) {
+    textDue = false;
+    clearTimeout(textTimer);
+    textTimer = undefined;
+    return;
+  }
+  if (textDue || textQueue.size >= TEXT_CHUNK) {
+    if (idleStepScheduled) return;
+    idleStepScheduled = true;
+    setImmediate(idleStep);
+  } else if (!textTimer) {
+    textTimer = setTimeout(() => {
+      textTimer = undefined;
+      textDue = true;
+      scheduleIdleWork();
+    }, TEXT_WAIT_MS);
+    textTimer.unref();
+  }
+}
+
+function idleStep(): void {
+  idleStepScheduled = false;
+  if (shutting) return;
+  // A batch is waiting: it goes first (drain schedules the text again when done).
+  if (queue.length > 0 || scheduled) return;
+  if (checkpointDue()) {
+    checkpoint();
+    checkpointTried = true;
+  } else {
+    indexText(TEXT_CHUNK);
+    textDue = false;
+  }
+  scheduleIdleWork();
+}
+
 let shutting = false;
 function shutDown(): void {
   if (shutting) return;
   shutting = true;
+  clearTimeout(textTimer);
+  // A clean stop leaves nothing to index at the next start.
+  indexAllText();
   closeDatabase(db);
   port.close();
 }
@@ -114,8 +241,21 @@ function drain(): void {
       port.postMessage(batch.map(({ seq }) => ({ seq, ...failure })));
       continue;
     }
+    for (const [id, text] of staged) textQueue.add(id, text);
+    staged = [];
+    checkpointTried = false;
     acknowledge(results);
+    // Indexing fell behind (ingest faster than it for a while): a chunk now, so the list stays bounded.
+    if (textQueue.size > TEXT_BACKLOG) indexText(TEXT_CHUNK);
+    if (uncopiedFrames() >= 4 * CHECKPOINT_FRAMES) checkpoint();
   }
+  if (indexWaiters.length > 0) {
+    // A text search waits for this: every request acknowledged before it asked is indexed now.
+    indexAllText();
+    port.postMessage(indexWaiters.map((seq) => ({ seq, value: 0 })));
+    indexWaiters = [];
+  }
+  scheduleIdleWork();
   if (closing && (wal?.idle() ?? true)) shutDown();
 }
 
@@ -124,12 +264,17 @@ wal?.onIdle(() => {
   if (closing && queue.length === 0) shutDown();
 });
 
+// What a crash left unindexed is indexed before the server says it is ready.
+textQueue.recover();
+indexAllText();
+
 // The database is open and every statement prepared: the server may now say it is ready.
 port.postMessage(INGEST_READY);
 
 port.on('message', (messages: IngestMessage[]) => {
   for (const message of messages) {
     if ('close' in message) closing = true;
+    else if ('index' in message) indexWaiters.push(message.seq);
     else queue.push(message);
   }
   if (!scheduled) {

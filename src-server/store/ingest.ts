@@ -9,6 +9,12 @@ export interface Ingest {
   /** Resolves with how many spans were new once their transaction has committed; spans already
    * stored (an exporter's retry) are skipped. */
   insertSpans(spans: SpanWrite[]): Promise<number>;
+  /**
+   * Resolves once every request acknowledged before the call is in the text index: the thread
+   * indexes text after answering (ingest-worker.ts), so a text search awaits this first. Never
+   * rejects: with the thread stopped it resolves at once.
+   */
+  indexText(): Promise<void>;
   /** Resolves once the thread has opened the database and can write; rejects if it stopped first. */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -77,6 +83,8 @@ export function createIngest(file: string): Ingest {
     ready,
     insert: (row) => submit({ row }),
     insertSpans: (spans) => submit({ spans }),
+    // Should the thread have stopped, a search still answers, from what the index holds.
+    indexText: () => submit({ index: true }).then(() => undefined, () => undefined),
     async close() {
       if (!failure) send({ close: true });
       await exited;

@@ -238,7 +238,17 @@ const COUNT_BUDGET = 2_000;
 /** Rows checked against the text at a time. */
 const CHECK_CHUNK = 100;
 
-export function createRequestStore(db: Db) {
+export interface RequestStoreOptions {
+  /**
+   * Set by the ingest thread: a new request's text is not indexed in its transaction; its id goes
+   * to `text_unindexed` and its text here, for the thread's text queue to index once the
+   * transaction commits (text-index.ts `createTextQueue`). Unset, insert indexes at once.
+   */
+  textLater?: (id: number, text: string) => void;
+}
+
+export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
+  const { textLater } = options;
   // A punctuation-only term is looked for in the JSON text as logged (see buildListQuery).
   db.function('request_json', { deterministic: true }, (stored: unknown) => unpackJson(String(stored)));
   const insert = db.prepare(`
@@ -263,6 +273,8 @@ export function createRequestStore(db: Db) {
     ON CONFLICT (request_id, name) DO UPDATE SET value = excluded.value`);
   const setDefaultScore = db.prepare('UPDATE requests SET score = ? WHERE id = ?');
   const text = createTextIndex(db);
+  const markUnindexed = db.prepare('INSERT OR IGNORE INTO text_unindexed (id) VALUES (?)');
+  const unmarkUnindexed = db.prepare('DELETE FROM text_unindexed WHERE id = ?');
   const textCheck = createTextCheck(db);
   // How many requests an indexed filter matches, counted no further than asked.
   const rowsUpTo = {
@@ -342,9 +354,13 @@ export function createRequestStore(db: Db) {
     WHERE workspace_id = ? AND trace_id = ?`);
   const unlinkSpan = db.prepare('UPDATE spans SET request_id = NULL WHERE workspace_id = ? AND span_id = ? AND request_id = ?');
 
-  /** Removes the text index's rows of `ids`, requests that still exist. */
+  /**
+   * Removes the text index's rows of `ids`, requests that still exist. One not yet indexed has
+   * none: its id leaves `text_unindexed`, so the ingest thread's queue skips it (and never indexes
+   * its text under the id should a new request reuse it).
+   */
   function removeFromTextIndex(ids: number[]): void {
-    for (const id of ids) text.remove(id);
+    for (const id of ids) if (unmarkUnindexed.run(id).changes === 0) text.remove(id);
   }
 
   /**
@@ -507,7 +523,10 @@ export function createRequestStore(db: Db) {
       for (const tag of tags) insertTag.run(id, ws, tag, start);
       for (const [key, value] of Object.entries(metadata)) upsertMetadata.run(id, ws, key, value, start);
       for (const [name, value] of Object.entries(scores)) upsertScore.run(id, name, value);
-      text.add(id, searchText);
+      if (textLater) {
+        markUnindexed.run(id);
+        textLater(id, searchText);
+      } else text.add(id, searchText);
       const counted = batch ?? tally();
       counted.add(id, request);
       if (!batch) counted.write();

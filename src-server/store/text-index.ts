@@ -152,7 +152,8 @@ export function createTextIndex(db: Db) {
     'SELECT block, max_start FROM request_time_blocks ORDER BY block',
   );
   return {
-    /** Indexes a new request's text; call inside the transaction that inserts it, and `noteStart` its start. */
+    /** Indexes a new request's text: inside the transaction that inserts it, or (the ingest thread's
+     * `createTextQueue`) the one that takes its id off `text_unindexed`; `noteStart` its start with the insert. */
     add(id: number, text: string): void {
       const document = indexDocument(text);
       if (document.trim()) insert.run(id, document);
@@ -197,3 +198,69 @@ export function createTextIndex(db: Db) {
 }
 
 export type TextIndex = ReturnType<typeof createTextIndex>;
+
+/**
+ * The ingest thread's text to index later (docs/decisions.md, "Text search after an
+ * acknowledgement"). A request's transaction stores its row and an id in `text_unindexed`
+ * (requests.ts, with `textLater`); once it commits, its text is `add`ed here, and `indexSome`
+ * later writes a chunk of them to the index in one transaction, each only if its id is still in
+ * `text_unindexed` — the request may have been deleted meanwhile (the delete removes the id in its
+ * own transaction), and a new request may then reuse its id, which `add` keeps by replacing the
+ * older text. `recover` reads what a crash left in `text_unindexed` from the stored JSON.
+ */
+export function createTextQueue(db: Db) {
+  const text = createTextIndex(db);
+  const take = db.prepare<[number]>('DELETE FROM text_unindexed WHERE id = ?');
+  const leftovers = db.prepare<[], { id: number; input: string | null; output: string | null }>(
+    'SELECT u.id AS id, r.input AS input, r.output AS output FROM text_unindexed u LEFT JOIN requests r ON r.id = u.id ORDER BY u.id',
+  );
+  const pending = new Map<number, string>();
+  const add = (id: number, body: string) => {
+    pending.delete(id);
+    pending.set(id, body);
+  };
+  const write = db.transaction((entries: Array<[number, string]>) => {
+    for (const [id, body] of entries) if (take.run(id).changes > 0) text.add(id, body);
+  });
+  return {
+    /** Text of a committed request, to index later; a reused id's newer text replaces the older. */
+    add,
+    get size(): number {
+      return pending.size;
+    },
+    /**
+     * Indexes up to `limit` of the oldest entries in one transaction (`commit` wraps it, say to
+     * skip the fsync: a lost index transaction leaves its ids in `text_unindexed`). On failure the
+     * entries stay queued. Returns how many were taken.
+     */
+    indexSome(limit: number, commit: (work: () => void) => void = (work) => work()): number {
+      const entries: Array<[number, string]> = [];
+      for (const entry of pending) {
+        if (entries.length === limit) break;
+        entries.push(entry);
+      }
+      if (entries.length === 0) return 0;
+      commit(() => write(entries));
+      for (const [id] of entries) pending.delete(id);
+      return entries.length;
+    },
+    /** Queues what a previous run left unindexed (a crash, a failed index write), from the stored JSON. */
+    recover(): number {
+      const orphans: Array<[number, string]> = [];
+      let queued = 0;
+      for (const row of leftovers.all()) {
+        if (row.input === null || row.output === null) {
+          orphans.push([row.id, '']);
+          continue;
+        }
+        add(row.id, searchText(JSON.parse(unpackJson(row.input)), JSON.parse(unpackJson(row.output))));
+        queued++;
+      }
+      // Ids whose request is gone: nothing to index (deletes remove them too; belt and braces).
+      if (orphans.length > 0) write(orphans);
+      return queued;
+    },
+  };
+}
+
+export type TextQueue = ReturnType<typeof createTextQueue>;

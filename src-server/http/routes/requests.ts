@@ -27,8 +27,8 @@ export function requestRoutes(requests: RequestService): Route[] {
         mediaType: 'application/x-ndjson',
         description: 'One record per line as GET /api/public/v2/requests/{id} returns it; with `format=csv`, text/csv with the columns of API.md §7',
       },
-      handler: ({ query, principal, ctx }) => {
-        const { fileName, stream } = requests.export(principal.workspaceId, query);
+      handler: async ({ query, principal, ctx }) => {
+        const { fileName, stream } = await requests.export(principal.workspaceId, query);
         ctx.type = query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8';
         ctx.attachment(fileName);
         return stream;

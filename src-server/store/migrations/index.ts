@@ -11,6 +11,7 @@ import textIndex from './011-text-index';
 import retention from './012-retention';
 import requestSorts from './013-request-sorts';
 import ascendingIndexes from './016-ascending-indexes';
+import textUnindexed from './017-text-unindexed';
 
 export interface Migration {
   /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
@@ -33,4 +34,5 @@ export const migrations: readonly Migration[] = [
   { id: '012-retention', sql: retention },
   { id: '013-request-sorts', sql: requestSorts },
   { id: '016-ascending-indexes', sql: ascendingIndexes },
+  { id: '017-text-unindexed', sql: textUnindexed },
 ];
