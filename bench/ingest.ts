@@ -1,7 +1,7 @@
 // Ingest throughput: POST /log-request against (a) a bare node:http server in its own process that
-// reads and parses the JSON body and answers 201 (bench/support/bare-server.mjs) and, for the
-// framework's share, a no-op route on the same Koa stack; same run, same load generator (1 thread,
-// 50 connections, ~2 KB bodies, each different). Prints req/s, p50, p99 and the ratios, on a fresh
+// reads and parses the JSON body and answers 201 (bench/support/bare-server.mjs) and (b) the shipped
+// server (`bin/promptledger.js serve`, compiled; BENCH_TSX=1 runs the sources under tsx instead);
+// same run, same load generator (1 thread, 50 connections, ~2 KB bodies, each different). Prints req/s, p50, p99 and the ratios, on a fresh
 // database and on a copy of one already holding BENCH_INGEST_ROWS (default 1,000,000; 0 skips it)
 // seeded requests (bench/support/seed.ts cachedRequests: seeded once, reused). The generator is
 // wrk when installed (C, light on the shared CPU), else autocannon.
@@ -11,7 +11,7 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cachedRequests } from './support/seed';
-import { root, startBenchServer } from './support/spawn';
+import { root, startBenchServer, startShippedServer } from './support/spawn';
 
 const dir = mkdtempSync(join(tmpdir(), 'promptledger-bench-ingest-'));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -171,8 +171,10 @@ if (BIG > 0) {
   closeSync(fd);
 }
 
+// The shipped server (compiled, as `npm start` runs it); BENCH_TSX=1 runs the sources through tsx.
+const startServer = process.env.BENCH_TSX === '1' ? startBenchServer : startShippedServer;
 const bare = await startBare();
-const server = await startBenchServer(join(dir, 'fresh'));
+const server = await startServer(join(dir, 'fresh'));
 try {
   console.log(`ingest: ${hasWrk ? 'wrk' : 'autocannon'}, ${CONNECTIONS} connections, ${SECONDS} s each, body ≈ ${body(1).length} bytes; ${load1()}`);
   await load(bare.url, '/log-request', 2);
@@ -187,7 +189,7 @@ try {
   console.log(`  ${fresh.cpu}`);
   console.log(`  file growth ${(grown / fresh.total).toFixed(0)} bytes/request over ${fresh.total} requests`);
   if (BIG > 0) {
-    const big = await startBenchServer(bigDir);
+    const big = await startServer(bigDir);
     try {
       await load(big.url, '/log-request', 2);
       const again = await load(bare.url, '/log-request', SECONDS);

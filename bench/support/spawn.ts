@@ -1,7 +1,40 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { BENCH_KEY } from './seed';
 
 export const root = join(import.meta.dirname, '..', '..');
+
+/**
+ * Starts the shipped server (`bin/promptledger.js serve`: the compiled code in out/, rebuilt first if
+ * the sources changed) on `dataDir` with the bench's API key; resolves once it prints its ready line.
+ * For figures that should be the product's: under tsx every function keeps its name at a cost
+ * (~25 µs of the HTTP thread per logged request, docs/performance.md).
+ */
+export async function startShippedServer(dataDir: string): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), join(root, 'bin', 'promptledger.js'), 'serve', '--no-ui', '--port', '0', '--data-dir', dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: root,
+    env: { ...process.env, PROMPTLEDGER_API_KEY: BENCH_KEY },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
 
 /**
  * Starts bench-server.ts on `dataDir`; resolves once it prints the ready line with the server's URL
