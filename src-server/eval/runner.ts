@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { ReportCellStore, CellStatus } from '../store/report-cells';
+import type { Cell, ReportCellStore, CellStatus } from '../store/report-cells';
 import type { Report, ReportColumn, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
 import { boundCellValue } from './cell-output';
@@ -78,6 +78,9 @@ function failedInput(column: PreparedColumn, statuses: Map<string, CellStatus>):
   return column.reads.find((n) => statuses.get(n) === 'ERROR' || statuses.get(n) === 'SKIPPED');
 }
 
+/** A finished cell and its value's JSON text (made once, when the runner bounds the value). */
+type NewCell = { cell: Cell; json: string | null };
+
 export type ComputedCell = { status: CellStatus; value: unknown; error: string | null; cost: number; inputTokens: number; outputTokens: number };
 
 /**
@@ -120,6 +123,11 @@ export async function computeCell(
  */
 export function createRunner(deps: RunnerDeps) {
   const { reports, cells, writer, datasets, tools, now } = deps;
+  // Cells are gathered for a few milliseconds, every run's, and written by one job (see
+  // `Writer.gathered`), in the same transaction as the log entries of the calls gathered
+  // meanwhile. Settled at the commit, not the fsync: a crash of the process keeps a committed
+  // cell, and each run is marked done by a durable write, whose sync covers every cell before it.
+  const writeCell = writer.gathered((batch: NewCell[]) => batch.map(({ cell, json }) => cells.upsert(cell, json)), { durable: false });
   const active = new Map<number, { controller: AbortController; done: Promise<void>; progress: Progress }>();
   const listeners = new Map<number, Set<(event: RunEvent) => void>>();
   let stopped = false;
@@ -184,54 +192,59 @@ export function createRunner(deps: RunnerDeps) {
       }
     }
 
+    // Each cell is handed to the writer the moment it finishes, and its row goes on without
+    // waiting for the commit: a row that held its place until then started its next call one
+    // commit later (~5–15 ms a row at 50 ms a call, every wave; docs/performance.md, evalc50).
+    // The run waits for every write before it is marked done, by a durable write whose sync
+    // covers them all. A crash loses only uncommitted cells, which a resume recomputes. A failed
+    // write stops the run: no new row starts, and the run fails with that error.
+    const writes = new Set<Promise<void>>();
+    let failedWrite: { error: unknown } | undefined;
+    const record = (cell: NewCell) => {
+      const write = writeCell(cell).then(
+        () => void writes.delete(write),
+        (error: unknown) => {
+          writes.delete(write);
+          failedWrite ??= { error };
+        },
+      );
+      writes.add(write);
+    };
+
     async function runRow(row: { row_index: number; data: Record<string, unknown> }, done: Map<number, { status: CellStatus; value: string | null }>) {
       const values: Record<string, unknown> = { ...row.data };
       const statuses = new Map<string, CellStatus>();
-      // Each cell is queued for commit the moment it finishes, but the row does not wait for one
-      // commit before computing the next column; it waits for all of them at its end. A crash
-      // loses only uncommitted cells, which a resume recomputes.
-      const writes: Array<Promise<void>> = [];
-      try {
-        for (const column of columns) {
-          if (signal.aborted) return;
-          const name = column.row.name;
-          const prior = done.get(column.row.id);
-          if (prior) {
-            values[name] = prior.value;
-            statuses.set(name, prior.status);
-            continue;
-          }
-          const started = now();
-          const cell = await runCell(column, row.row_index, values, statuses);
-          if (!cell) return;
-          const latency = now() - started;
-          // What is stored is what later columns read, so a resumed run sees the same values.
-          const stored = boundCellValue(cell.value);
-          // The row frees its place at the commit, not at the fsync after it (2–8 ms a row of
-          // waiting at 50 ms a call): a crash of the process keeps a committed cell, and the run
-          // is marked done by a durable write, whose sync covers every cell committed before it.
-          writes.push(
-            writer.write(
-              () =>
-                cells.upsert({
-                  report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
-                  value: stored.value, error: cell.error, cost: cell.cost,
-                  input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
-                }, stored.json),
-              { durable: false },
-            ),
-          );
-          values[name] = stored.value;
-          statuses.set(name, cell.status);
-          progress.done_cells++;
-          if (cell.status === 'ERROR') progress.errors++;
-          progress.cost += cell.cost;
-          progress.input_tokens += cell.inputTokens;
-          progress.output_tokens += cell.outputTokens;
-          tick();
+      for (const column of columns) {
+        if (signal.aborted) return;
+        const name = column.row.name;
+        const prior = done.get(column.row.id);
+        if (prior) {
+          values[name] = prior.value;
+          statuses.set(name, prior.status);
+          continue;
         }
-      } finally {
-        await Promise.all(writes);
+        const started = now();
+        const cell = await runCell(column, row.row_index, values, statuses);
+        if (!cell) return;
+        const latency = now() - started;
+        // What is stored is what later columns read, so a resumed run sees the same values.
+        const stored = boundCellValue(cell.value);
+        record({
+          cell: {
+            report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
+            value: stored.value, error: cell.error, cost: cell.cost,
+            input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
+          },
+          json: stored.json,
+        });
+        values[name] = stored.value;
+        statuses.set(name, cell.status);
+        progress.done_cells++;
+        if (cell.status === 'ERROR') progress.errors++;
+        progress.cost += cell.cost;
+        progress.input_tokens += cell.inputTokens;
+        progress.output_tokens += cell.outputTokens;
+        tick();
       }
     }
 
@@ -239,14 +252,21 @@ export function createRunner(deps: RunnerDeps) {
     const queue = pending();
     const worker = async () => {
       for (;;) {
-        if (signal.aborted) return;
+        if (signal.aborted || failedWrite) return;
         const next = queue.next();
         if (next.done) return;
         await runRow(next.value.row, next.value.done);
       }
     };
-    await Promise.all(Array.from({ length: width }, worker));
+    try {
+      await Promise.all(Array.from({ length: width }, worker));
+    } finally {
+      // Settles even when a row threw: no write is left running behind the run's end.
+      writer.commitGathered();
+      while (writes.size > 0) await Promise.all(writes);
+    }
     if (signal.aborted) throw signal.reason;
+    if (failedWrite) throw failedWrite.error;
   }
 
   async function run(report: Report, controller: AbortController, progress: Progress) {

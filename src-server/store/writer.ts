@@ -22,9 +22,31 @@ export interface WriteOptions {
 export interface Writer {
   /** Runs `work` inside the next group transaction; settles only once that transaction is durable. */
   write<T>(work: (db: Db) => T, options?: WriteOptions): Promise<T>;
-  /** Commits whatever is queued now; resolves when the queue is empty. */
+  /**
+   * A write of many small items that nobody waits for at once (an evaluation's cells and its
+   * calls' log entries): items are gathered for up to `GATHER_MS` (or `GATHER_ITEMS` of them) and
+   * each kind is then written by one job, `writeAll` writing the items in order and returning one
+   * result each. Every kind gathered meanwhile is written in the same transaction, in the order
+   * of each kind's first item. If a kind's job fails, each of its items is written again alone,
+   * so one bad item rejects only its own caller.
+   */
+  gathered<T, R>(writeAll: (items: T[]) => R[], options?: WriteOptions): (item: T) => Promise<R>;
+  /** Writes what is gathered at the next turn instead of at the end of its wait. */
+  commitGathered(): void;
+  /** Commits whatever is queued or gathered now; resolves when the queue is empty. */
   flush(): Promise<void>;
 }
+
+/**
+ * How long `gathered` items wait. Each job runs in a savepoint, which first copies every page its
+ * statements touch to SQLite's statement journal (16 KiB pages; a logged request touches ~20
+ * b-trees), and each commit writes every page it dirtied to the WAL (and past 1,000 pages a
+ * checkpoint copies them back and syncs). An evaluation row written as three jobs in commits of
+ * ~13 rows (one per turn at 1,000 rows a second) held the main thread ~400 µs; as two jobs per
+ * commit of ~50 rows, ~200 µs (docs/performance.md, evalc50).
+ */
+export const GATHER_MS = 50;
+export const GATHER_ITEMS = 512;
 
 /**
  * Group commit. With `synchronous = FULL` every commit is an fsync (about 1–4 ms on a laptop SSD),
@@ -90,8 +112,22 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
     if (!wal || wal.idle()) wakeIdle();
   }
 
+  // Kinds with items waiting, in the order of each one's first item; `issue` queues their jobs.
+  let waiting: Array<{ issue: () => void }> = [];
+  let waitingItems = 0;
+  let gatherTimer: NodeJS.Timeout | undefined;
+
+  function commitGathered(): void {
+    clearTimeout(gatherTimer);
+    gatherTimer = undefined;
+    waitingItems = 0;
+    const kinds = waiting;
+    waiting = [];
+    for (const kind of kinds) kind.issue();
+  }
+
   function wakeIdle(): void {
-    if (queue.length > 0 || scheduled) return;
+    if (queue.length > 0 || scheduled || waiting.length > 0) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const wake of waiters) wake();
@@ -106,14 +142,43 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
     setImmediate(drain);
   }
 
-  return {
-    write<T>(work: (db: Db) => T, options: WriteOptions = {}): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        queue.push({ run: work, resolve: resolve as (value: unknown) => void, reject, durable: options.durable ?? true });
-        schedule();
+  function write<T>(work: (db: Db) => T, options: WriteOptions = {}): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ run: work, resolve: resolve as (value: unknown) => void, reject, durable: options.durable ?? true });
+      schedule();
+    });
+  }
+
+  function gathered<T, R>(writeAll: (items: T[]) => R[], options: WriteOptions = {}): (item: T) => Promise<R> {
+    type Entry = { item: T; resolve: (value: R) => void; reject: (error: unknown) => void };
+    let open: Entry[] | null = null;
+    const alone = (entry: Entry) => void write(() => writeAll([entry.item])[0], options).then(entry.resolve, entry.reject);
+    const issue = () => {
+      const batch = open!;
+      open = null;
+      write(() => writeAll(batch.map((e) => e.item)), options).then(
+        (results) => batch.forEach((entry, i) => entry.resolve(results[i])),
+        () => batch.forEach(alone),
+      );
+    };
+    return (item) =>
+      new Promise<R>((resolve, reject) => {
+        if (!open) {
+          open = [];
+          waiting.push({ issue });
+        }
+        open.push({ item, resolve, reject });
+        if (++waitingItems >= GATHER_ITEMS) commitGathered();
+        else gatherTimer ??= setTimeout(commitGathered, GATHER_MS);
       });
-    },
+  }
+
+  return {
+    write,
+    gathered,
+    commitGathered,
     flush(): Promise<void> {
+      commitGathered();
       if (queue.length === 0 && !scheduled && (!wal || wal.idle())) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
@@ -173,3 +238,4 @@ export function walSync(db: Db) {
     },
   };
 }
+
