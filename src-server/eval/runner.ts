@@ -38,8 +38,8 @@ export interface RunnerDeps {
   tools: Pick<CellContext, 'llm' | 'prompts' | 'sandbox' | 'fetch'>;
   /** PROMPTLEDGER_EVAL_CONCURRENCY: rows in flight per run (a run may ask for fewer). */
   concurrency: number;
-  /** Computes and stores the score of a finished run. */
-  finalize(report: Report): Promise<void>;
+  /** Computes the score of a finished run; the work returned stores it, in the write that marks the run done. */
+  scoreOf(report: Report): () => void;
   now: () => number;
   log: { error(message: string, error?: unknown): void };
 }
@@ -149,7 +149,9 @@ export function createRunner(deps: RunnerDeps) {
       input_tokens: before.input_tokens,
       output_tokens: before.output_tokens,
     });
-    await writer.write(() => reports.start(report.id, now()));
+    // The report is RUNNING already (inserted so, or left so by a crash): this marks when it
+    // (re)started, which nothing needs durable before the rows begin; the done mark's sync covers it.
+    await writer.write(() => reports.start(report.id, now()), { durable: false });
     let lastEvent = 0;
     const tick = (force = false) => {
       if (!force && now() - lastEvent < EVENT_INTERVAL_MS) return;
@@ -273,8 +275,12 @@ export function createRunner(deps: RunnerDeps) {
     try {
       await execute(report, controller, progress);
       await tools.llm.settled();
-      await deps.finalize(report);
-      await writer.write(() => reports.finish(report.id, 'COMPLETED', null, now()));
+      // The score and the done mark in one transaction: one sync at the end, not two.
+      const storeScore = deps.scoreOf(report);
+      await writer.write(() => {
+        storeScore();
+        reports.finish(report.id, 'COMPLETED', null, now());
+      });
       progress.status = 'COMPLETED';
     } catch (error) {
       if (error instanceof Stop && error.why === 'shutdown') return;
@@ -282,8 +288,11 @@ export function createRunner(deps: RunnerDeps) {
       if (!canceled) deps.log.error(`Report ${report.id} failed`, error);
       progress.status = canceled ? 'CANCELED' : 'FAILED';
       try {
-        if (canceled) await deps.finalize(report);
-        await writer.write(() => reports.finish(report.id, progress.status!, canceled ? null : (error as Error).message, now()));
+        const storeScore = canceled ? deps.scoreOf(report) : () => {};
+        await writer.write(() => {
+          storeScore();
+          reports.finish(report.id, progress.status!, canceled ? null : (error as Error).message, now());
+        });
       } catch (inner) {
         deps.log.error(`Report ${report.id}: could not record its end`, inner);
       }
