@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { closeDatabase, openDatabase, type Db } from '../src-server/store/db';
-import { createWriter } from '../src-server/store/writer';
+import { createWriter, GATHER_ITEMS, GATHER_MS } from '../src-server/store/writer';
 import { openSqlite } from '../src-server/store/sqlite';
 import { tempDir } from './support/server';
 
@@ -74,4 +74,68 @@ test('a write that asks for the commit only is answered before the sync; a durab
   });
   await Promise.all([durable, committed]);
   expect(order).toEqual(['committed', 'durable']);
+});
+
+test('gathered items wait up to GATHER_MS, then one job writes them in order with a result each', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const jobs: string[][] = [];
+  const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+  const note = writer.gathered((texts: string[]) => {
+    jobs.push(texts);
+    return texts.map((text) => Number(insert.run(text).lastInsertRowid));
+  });
+  const t0 = performance.now();
+  const ids = await Promise.all(['a', 'b', 'c'].map((text) => note(text)));
+  expect(performance.now() - t0).toBeGreaterThanOrEqual(GATHER_MS - 2);
+  expect(jobs).toEqual([['a', 'b', 'c']]);
+  expect(ids).toEqual([1, 2, 3]);
+  expect(db.prepare('SELECT text FROM notes ORDER BY id').pluck().all()).toEqual(['a', 'b', 'c']);
+});
+
+test('commitGathered writes what is gathered at once; GATHER_ITEMS items are written without waiting', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+  const jobs: number[] = [];
+  const note = writer.gathered((texts: string[]) => {
+    jobs.push(texts.length);
+    return texts.map((text) => insert.run(text).changes);
+  });
+  let t0 = performance.now();
+  const one = note('now');
+  writer.commitGathered();
+  await one;
+  expect(performance.now() - t0).toBeLessThan(GATHER_MS);
+
+  t0 = performance.now();
+  await Promise.all(Array.from({ length: GATHER_ITEMS }, (_, i) => note(`full ${i}`)));
+  expect(performance.now() - t0).toBeLessThan(GATHER_MS);
+  // One past the bound starts the next batch, which waits.
+  const past = Array.from({ length: GATHER_ITEMS + 1 }, (_, i) => note(`past ${i}`));
+  await Promise.all(past);
+  expect(jobs).toEqual([1, GATHER_ITEMS, GATHER_ITEMS, 1]);
+});
+
+test('a failing gathered item rejects alone; the rest of its batch is written and answered', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+  const note = writer.gathered((texts: string[]) => texts.map((text) => insert.run(text).changes));
+  const results = await Promise.allSettled(['x', 'y', 'x', 'z'].map((text) => note(text)));
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  expect(results[2]).toMatchObject({ reason: expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }) });
+  expect(db.prepare('SELECT text FROM notes ORDER BY text').pluck().all()).toEqual(['x', 'y', 'z']);
+});
+
+test('flush writes what is gathered and resolves once it is committed', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+  const note = writer.gathered((texts: string[]) => texts.map((text) => insert.run(text).changes), { durable: false });
+  void note('gathered');
+  const t0 = performance.now();
+  await writer.flush();
+  expect(performance.now() - t0).toBeLessThan(GATHER_MS);
+  expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(1);
 });
