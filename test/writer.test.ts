@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { closeDatabase, openDatabase, type Db } from '../src-server/store/db';
-import { createWriter, GATHER_ITEMS, GATHER_MS } from '../src-server/store/writer';
+import { createWriter } from '../src-server/store/writer';
 import { openSqlite } from '../src-server/store/sqlite';
 import { tempDir } from './support/server';
 
@@ -76,7 +76,7 @@ test('a write that asks for the commit only is answered before the sync; a durab
   expect(order).toEqual(['committed', 'durable']);
 });
 
-test('gathered items wait up to GATHER_MS, then one job writes them in order with a result each', async () => {
+test('gathered items of one turn are one job of the next commit, in order, with a result each; the next turn starts another', async () => {
   const { db } = fileDb();
   const writer = createWriter(db);
   const jobs: string[][] = [];
@@ -85,36 +85,16 @@ test('gathered items wait up to GATHER_MS, then one job writes them in order wit
     jobs.push(texts);
     return texts.map((text) => Number(insert.run(text).lastInsertRowid));
   });
-  const t0 = performance.now();
-  const ids = await Promise.all(['a', 'b', 'c'].map((text) => note(text)));
-  expect(performance.now() - t0).toBeGreaterThanOrEqual(GATHER_MS - 2);
-  expect(jobs).toEqual([['a', 'b', 'c']]);
-  expect(ids).toEqual([1, 2, 3]);
-  expect(db.prepare('SELECT text FROM notes ORDER BY id').pluck().all()).toEqual(['a', 'b', 'c']);
-});
-
-test('commitGathered writes what is gathered at once; GATHER_ITEMS items are written without waiting', async () => {
-  const { db } = fileDb();
-  const writer = createWriter(db);
-  const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
-  const jobs: number[] = [];
-  const note = writer.gathered((texts: string[]) => {
-    jobs.push(texts.length);
-    return texts.map((text) => insert.run(text).changes);
-  });
-  let t0 = performance.now();
-  const one = note('now');
-  writer.commitGathered();
-  await one;
-  expect(performance.now() - t0).toBeLessThan(GATHER_MS);
-
-  t0 = performance.now();
-  await Promise.all(Array.from({ length: GATHER_ITEMS }, (_, i) => note(`full ${i}`)));
-  expect(performance.now() - t0).toBeLessThan(GATHER_MS);
-  // One past the bound starts the next batch, which waits.
-  const past = Array.from({ length: GATHER_ITEMS + 1 }, (_, i) => note(`past ${i}`));
-  await Promise.all(past);
-  expect(jobs).toEqual([1, GATHER_ITEMS, GATHER_ITEMS, 1]);
+  const first = Promise.all(['a', 'b', 'c'].map((text) => note(text)));
+  // Committed with a plain write of the same turn, not later.
+  const plain = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('plain')").run().changes);
+  await new Promise((resolve) => setImmediate(resolve));
+  const second = note('d');
+  expect(await first).toEqual([2, 3, 4]);
+  expect(await plain).toBe(1);
+  expect(await second).toBe(5);
+  expect(jobs).toEqual([['a', 'b', 'c'], ['d']]);
+  expect(db.prepare('SELECT text FROM notes ORDER BY id').pluck().all()).toEqual(['plain', 'a', 'b', 'c', 'd']);
 });
 
 test('a failing gathered item rejects alone; the rest of its batch is written and answered', async () => {
@@ -134,8 +114,6 @@ test('flush writes what is gathered and resolves once it is committed', async ()
   const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
   const note = writer.gathered((texts: string[]) => texts.map((text) => insert.run(text).changes), { durable: false });
   void note('gathered');
-  const t0 = performance.now();
   await writer.flush();
-  expect(performance.now() - t0).toBeLessThan(GATHER_MS);
   expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(1);
 });

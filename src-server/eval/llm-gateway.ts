@@ -53,13 +53,11 @@ export interface LlmGatewayDeps {
   /** In-flight calls per provider (PROMPTLEDGER_EVAL_CONCURRENCY). */
   concurrency: number;
   logCall(workspaceId: number, call: LlmCallLog): Promise<unknown>;
-  /** Writes the log entries gathered to be written together now (`settled` waits for them). */
-  commitLogs?(): void;
   quote: PriceQuote;
   now: () => number;
 }
 
-export function createLlmGateway({ connect: find, outbound, concurrency, logCall, commitLogs, quote, now }: LlmGatewayDeps): LlmGateway {
+export function createLlmGateway({ connect: find, outbound, concurrency, logCall, quote, now }: LlmGatewayDeps): LlmGateway {
   const limiters = new Map<string, Limiter>();
   // A cell does not wait for its call's log entry to commit; a run waits for all of them at its end.
   const logging = new Set<Promise<unknown>>();
@@ -94,7 +92,6 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
 
   return {
     async settled() {
-      commitLogs?.();
       await Promise.allSettled([...logging]);
     },
     async chat(scope, engine, messages, signal) {

@@ -123,10 +123,11 @@ export async function computeCell(
  */
 export function createRunner(deps: RunnerDeps) {
   const { reports, cells, writer, datasets, tools, now } = deps;
-  // Cells are gathered for a few milliseconds, every run's, and written by one job (see
-  // `Writer.gathered`), in the same transaction as the log entries of the calls gathered
-  // meanwhile. Settled at the commit, not the fsync: a crash of the process keeps a committed
-  // cell, and each run is marked done by a durable write, whose sync covers every cell before it.
+  // The cells finished before the next group commit, every run's, are written by one job in it
+  // (see `Writer.gathered`), with the log entries of their calls, handed over before them.
+  // Settled at the commit, not the fsync: a crash of the process keeps a committed cell (only the
+  // calls in flight are made again), and each run is marked done by a durable write, whose sync
+  // covers every cell before it.
   const writeCell = writer.gathered((batch: NewCell[]) => batch.map(({ cell, json }) => cells.upsert(cell, json)), { durable: false });
   const active = new Map<number, { controller: AbortController; done: Promise<void>; progress: Progress }>();
   const listeners = new Map<number, Set<(event: RunEvent) => void>>();
@@ -264,7 +265,6 @@ export function createRunner(deps: RunnerDeps) {
       await Promise.all(Array.from({ length: width }, worker));
     } finally {
       // Settles even when a row threw: no write is left running behind the run's end.
-      writer.commitGathered();
       while (writes.size > 0) await Promise.all(writes);
     }
     if (signal.aborted) throw signal.reason;

@@ -9,8 +9,8 @@ export function createEgressService({ store, writer, now }: { store: EgressStore
   const logged = new Set<string>();
   // Every outbound call of a run reads the setting; it changes only through `put`.
   const settings = new Map<number, EgressSetting>();
-  // Calls to listed hosts are gathered with the run's cells and added up, one upsert per host
-  // (`Writer.gathered`). Settled at the commit: the host is already in the log, only its count lags.
+  // Calls to listed hosts are added up per group commit, one upsert per host, written with the
+  // run's cells (`Writer.gathered`). Settled at the commit: the host is already in the log.
   // Only a failed commit (a full disk) can reject; the cells of that transaction fail with it.
   const countCalls = writer.gathered((calls: Array<{ reportId: number; host: string; blocked: boolean }>) => {
     const counts = new Map<string, { reportId: number; host: string; calls: number; blocked: number }>();
@@ -41,9 +41,8 @@ export function createEgressService({ store, writer, now }: { store: EgressStore
     /**
      * Counted before the call leaves: `await` it, so a crash cannot lose a host that was called.
      * A host's first call waits for its commit; later calls to a host already in the log are added
-     * up and written with the run's gathered writes without waiting (a commit is an fsync, 1–10 ms,
-     * which dominated a fast run), so a crash may undercount calls to a listed host but never
-     * drops a host.
+     * up and join the next group commit without waiting (a commit is an fsync, 1–10 ms, which
+     * dominated a fast run), so a crash may undercount calls to a listed host but never drops a host.
      */
     async recordHost(reportId: number, host: string, blocked: boolean): Promise<void> {
       const key = `${reportId} ${host}`;

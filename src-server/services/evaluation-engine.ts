@@ -97,7 +97,6 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
     outbound: deps.outbound,
     quote: deps.quote,
     logCall: (workspaceId, call) => deps.requests.recordOwnCall(workspaceId, ownCall(call)).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
-    commitLogs: () => writer.commitGathered(),
   });
 
   // The services reach the runner late (it needs their scores), hence `() => runner`.

@@ -65,7 +65,7 @@ const DELETE_PAUSE_MS = 20;
 const EXPORT_PAGE = 200;
 
 export function createRequestService({ store, stats, writer, ingest, promptLinks, now }: RequestServiceDeps) {
-  // An evaluation's calls are gathered into one writer job, their rollups summed once (see `gathered`).
+  // An evaluation's calls of one group commit are one writer job, their rollups summed once (see `gathered`).
   const insertOwnCalls = writer.gathered((rows: NewRequest[]) => {
     const tally = store.tally();
     const ids = rows.map((row) => store.insert(row, tally));
@@ -227,8 +227,8 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
      * A call the server made itself (an evaluation's LLM call), already in the log's shapes. It is
      * written by the main connection's group commit, in the same transaction as the run's cells,
      * rather than by the ingest thread: two connections writing at once wait on each other's lock
-     * (SQLite's busy handler sleeps 1–100 ms), which cost a run more than its own work. Calls are
-     * gathered for a few milliseconds and written together (`Writer.gathered`).
+     * (SQLite's busy handler sleeps 1–100 ms), which cost a run more than its own work. The calls
+     * of one group commit are written by one job (`Writer.gathered`).
      */
     recordOwnCall(workspaceId: number, call: OwnCall): Promise<number> {
       const row = {

@@ -23,30 +23,16 @@ export interface Writer {
   /** Runs `work` inside the next group transaction; settles only once that transaction is durable. */
   write<T>(work: (db: Db) => T, options?: WriteOptions): Promise<T>;
   /**
-   * A write of many small items that nobody waits for at once (an evaluation's cells and its
-   * calls' log entries): items are gathered for up to `GATHER_MS` (or `GATHER_ITEMS` of them) and
-   * each kind is then written by one job, `writeAll` writing the items in order and returning one
-   * result each. Every kind gathered meanwhile is written in the same transaction, in the order
-   * of each kind's first item. If a kind's job fails, each of its items is written again alone,
-   * so one bad item rejects only its own caller.
+   * A write of many small items that nobody waits for at once (an evaluation's cells, its calls'
+   * log entries and host counts): the items handed over before the next group commit are written
+   * by one job per kind, `writeAll` writing them in order and returning one result each, in that
+   * commit (so no later than a `write` of each would be). If a kind's job fails, each of its items
+   * is written again alone, so one bad item rejects only its own caller.
    */
   gathered<T, R>(writeAll: (items: T[]) => R[], options?: WriteOptions): (item: T) => Promise<R>;
-  /** Writes what is gathered at the next turn instead of at the end of its wait. */
-  commitGathered(): void;
-  /** Commits whatever is queued or gathered now; resolves when the queue is empty. */
+  /** Commits whatever is queued now; resolves when the queue is empty. */
   flush(): Promise<void>;
 }
-
-/**
- * How long `gathered` items wait. Each job runs in a savepoint, which first copies every page its
- * statements touch to SQLite's statement journal (16 KiB pages; a logged request touches ~20
- * b-trees), and each commit writes every page it dirtied to the WAL (and past 1,000 pages a
- * checkpoint copies them back and syncs). An evaluation row written as three jobs in commits of
- * ~13 rows (one per turn at 1,000 rows a second) held the main thread ~400 µs; as two jobs per
- * commit of ~50 rows, ~200 µs (docs/performance.md, evalc50).
- */
-export const GATHER_MS = 50;
-export const GATHER_ITEMS = 512;
 
 /**
  * Group commit. With `synchronous = FULL` every commit is an fsync (about 1–4 ms on a laptop SSD),
@@ -84,6 +70,9 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
 
   function drain(): void {
     scheduled = false;
+    const kinds = gatheredKinds;
+    gatheredKinds = [];
+    for (const issue of kinds) issue();
     while (queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
@@ -112,22 +101,15 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
     if (!wal || wal.idle()) wakeIdle();
   }
 
-  // Kinds with items waiting, in the order of each one's first item; `issue` queues their jobs.
-  let waiting: Array<{ issue: () => void }> = [];
-  let waitingItems = 0;
-  let gatherTimer: NodeJS.Timeout | undefined;
-
-  function commitGathered(): void {
-    clearTimeout(gatherTimer);
-    gatherTimer = undefined;
-    waitingItems = 0;
-    const kinds = waiting;
-    waiting = [];
-    for (const kind of kinds) kind.issue();
-  }
+  // Kinds with items gathered for the next commit, in the order of each one's first item. Each
+  // job runs in a savepoint of its own, which first copies every page its statements touch to
+  // SQLite's statement journal (16 KiB pages; a logged request touches ~20 b-trees): an
+  // evaluation row written as three jobs cost ~320 µs of the main thread, as part of one job per
+  // kind ~180 (docs/performance.md, evalc50).
+  let gatheredKinds: Array<() => void> = [];
 
   function wakeIdle(): void {
-    if (queue.length > 0 || scheduled || waiting.length > 0) return;
+    if (queue.length > 0 || scheduled) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const wake of waiters) wake();
@@ -153,6 +135,7 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
     type Entry = { item: T; resolve: (value: R) => void; reject: (error: unknown) => void };
     let open: Entry[] | null = null;
     const alone = (entry: Entry) => void write(() => writeAll([entry.item])[0], options).then(entry.resolve, entry.reject);
+    // Called by the drain before it commits: the batch becomes a job of that commit.
     const issue = () => {
       const batch = open!;
       open = null;
@@ -165,20 +148,17 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
       new Promise<R>((resolve, reject) => {
         if (!open) {
           open = [];
-          waiting.push({ issue });
+          gatheredKinds.push(issue);
+          schedule();
         }
         open.push({ item, resolve, reject });
-        if (++waitingItems >= GATHER_ITEMS) commitGathered();
-        else gatherTimer ??= setTimeout(commitGathered, GATHER_MS);
       });
   }
 
   return {
     write,
     gathered,
-    commitGathered,
     flush(): Promise<void> {
-      commitGathered();
       if (queue.length === 0 && !scheduled && (!wal || wal.idle())) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
