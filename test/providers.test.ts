@@ -203,6 +203,41 @@ describe('providers', () => {
     expect(JSON.stringify(mock.calls.map((c) => c.headers))).not.toMatch(/env-(openai|anthropic)-secret/);
   });
 
+  it('a run uses the provider as it is now: a PATCH or DELETE between runs takes effect at the next call', async () => {
+    const provider = await create({ name: 'changing', client: 'openai', base_url: mock.baseUrl, api_key: 'sk-first-key-000000' });
+    const { groupId } = await publishDataset(t, [{ q: 1 }]);
+    const pipeline = await t.api('/reports', {
+      body: {
+        dataset_group_id: groupId,
+        columns: [{
+          column_type: 'PROMPT_TEMPLATE', name: 'a',
+          configuration: { inline_template: { prompt_template: { type: 'chat', messages: [{ role: 'user', content: [{ type: 'text', text: 'via changing' }] }] } }, engine: { provider: 'changing', model: 'mock-chat' } },
+        }],
+      },
+    });
+    const runOnce = async (name: string) => {
+      mock.resetCounters();
+      const run = await t.api(`/reports/${pipeline.body.report_id}/run`, { body: { name } });
+      await waitForRun(t, run.body.report_id);
+      return (await allRows(t, run.body.report_id)).rows[0].cells.a;
+    };
+    expect((await runOnce('first')).status).toBe('PASSED');
+    expect(mock.calls.at(-1)!.headers.authorization).toBe('Bearer sk-first-key-000000');
+
+    await t.api(`/api/public/v2/providers/${provider.id}`, { method: 'PATCH', body: { api_key: 'sk-second-key-00000' } });
+    expect((await runOnce('second')).status).toBe('PASSED');
+    expect(mock.calls.at(-1)!.headers.authorization).toBe('Bearer sk-second-key-00000');
+
+    await t.api(`/api/public/v2/providers/${provider.id}`, { method: 'PATCH', body: { base_url: `${mock.rootUrl}/moved/v1` } });
+    await runOnce('moved');
+    expect(mock.calls.at(-1)!.path).toBe('/moved/v1/chat/completions');
+
+    await t.api(`/api/public/v2/providers/${provider.id}`, { method: 'DELETE' });
+    const gone = await runOnce('gone');
+    expect(gone.status).toBe('ERROR');
+    expect(gone.error).toMatch(/Unknown provider 'changing'/);
+  });
+
   it('lists the provider clients from the registry, for the UI', async () => {
     const res = await t.api('/api/public/v2/provider-clients');
     expect(res.status).toBe(200);

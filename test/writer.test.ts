@@ -75,3 +75,45 @@ test('a write that asks for the commit only is answered before the sync; a durab
   await Promise.all([durable, committed]);
   expect(order).toEqual(['committed', 'durable']);
 });
+
+test('gathered items of one turn are one job of the next commit, in order, with a result each; the next turn starts another', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const jobs: string[][] = [];
+  const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+  const note = writer.gathered((texts: string[]) => {
+    jobs.push(texts);
+    return texts.map((text) => Number(insert.run(text).lastInsertRowid));
+  });
+  const first = Promise.all(['a', 'b', 'c'].map((text) => note(text)));
+  // Committed with a plain write of the same turn, not later.
+  const plain = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('plain')").run().changes);
+  await new Promise((resolve) => setImmediate(resolve));
+  const second = note('d');
+  expect(await first).toEqual([2, 3, 4]);
+  expect(await plain).toBe(1);
+  expect(await second).toBe(5);
+  expect(jobs).toEqual([['a', 'b', 'c'], ['d']]);
+  expect(db.prepare('SELECT text FROM notes ORDER BY id').pluck().all()).toEqual(['plain', 'a', 'b', 'c', 'd']);
+});
+
+test('a failing gathered item rejects alone; the rest of its batch is written and answered', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+  const note = writer.gathered((texts: string[]) => texts.map((text) => insert.run(text).changes));
+  const results = await Promise.allSettled(['x', 'y', 'x', 'z'].map((text) => note(text)));
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  expect(results[2]).toMatchObject({ reason: expect.objectContaining({ code: 'SQLITE_CONSTRAINT_UNIQUE' }) });
+  expect(db.prepare('SELECT text FROM notes ORDER BY text').pluck().all()).toEqual(['x', 'y', 'z']);
+});
+
+test('flush writes what is gathered and resolves once it is committed', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+  const note = writer.gathered((texts: string[]) => texts.map((text) => insert.run(text).changes), { durable: false });
+  void note('gathered');
+  await writer.flush();
+  expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(1);
+});

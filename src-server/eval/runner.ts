@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { ReportCellStore, CellStatus } from '../store/report-cells';
+import type { Cell, ReportCellStore, CellStatus } from '../store/report-cells';
 import type { Report, ReportColumn, ReportStore } from '../store/reports';
 import type { Writer } from '../store/writer';
 import { boundCellValue } from './cell-output';
@@ -38,8 +38,8 @@ export interface RunnerDeps {
   tools: Pick<CellContext, 'llm' | 'prompts' | 'sandbox' | 'fetch'>;
   /** PROMPTLEDGER_EVAL_CONCURRENCY: rows in flight per run (a run may ask for fewer). */
   concurrency: number;
-  /** Computes and stores the score of a finished run. */
-  finalize(report: Report): Promise<void>;
+  /** Computes the score of a finished run; the work returned stores it, in the write that marks the run done. */
+  scoreOf(report: Report): () => void;
   now: () => number;
   log: { error(message: string, error?: unknown): void };
 }
@@ -77,6 +77,9 @@ function failedInput(column: PreparedColumn, statuses: Map<string, CellStatus>):
   if (column.type.skipsOnFailedInput === false) return undefined;
   return column.reads.find((n) => statuses.get(n) === 'ERROR' || statuses.get(n) === 'SKIPPED');
 }
+
+/** A finished cell and its value's JSON text (made once, when the runner bounds the value). */
+type NewCell = { cell: Cell; json: string | null };
 
 export type ComputedCell = { status: CellStatus; value: unknown; error: string | null; cost: number; inputTokens: number; outputTokens: number };
 
@@ -120,6 +123,12 @@ export async function computeCell(
  */
 export function createRunner(deps: RunnerDeps) {
   const { reports, cells, writer, datasets, tools, now } = deps;
+  // The cells finished before the next group commit, every run's, are written by one job in it
+  // (see `Writer.gathered`), with the log entries of their calls, handed over before them.
+  // Settled at the commit, not the fsync: a crash of the process keeps a committed cell (only the
+  // calls in flight are made again), and each run is marked done by a durable write, whose sync
+  // covers every cell before it.
+  const writeCell = writer.gathered((batch: NewCell[]) => batch.map(({ cell, json }) => cells.upsert(cell, json)), { durable: false });
   const active = new Map<number, { controller: AbortController; done: Promise<void>; progress: Progress }>();
   const listeners = new Map<number, Set<(event: RunEvent) => void>>();
   let stopped = false;
@@ -141,7 +150,9 @@ export function createRunner(deps: RunnerDeps) {
       input_tokens: before.input_tokens,
       output_tokens: before.output_tokens,
     });
-    await writer.write(() => reports.start(report.id, now()));
+    // The report is RUNNING already (inserted so, or left so by a crash): this marks when it
+    // (re)started, which nothing needs durable before the rows begin; the done mark's sync covers it.
+    await writer.write(() => reports.start(report.id, now()), { durable: false });
     let lastEvent = 0;
     const tick = (force = false) => {
       if (!force && now() - lastEvent < EVENT_INTERVAL_MS) return;
@@ -184,54 +195,59 @@ export function createRunner(deps: RunnerDeps) {
       }
     }
 
+    // Each cell is handed to the writer the moment it finishes, and its row goes on without
+    // waiting for the commit: a row that held its place until then started its next call one
+    // commit later (~5–15 ms a row at 50 ms a call, every wave; docs/performance.md, evalc50).
+    // The run waits for every write before it is marked done, by a durable write whose sync
+    // covers them all. A crash loses only uncommitted cells, which a resume recomputes. A failed
+    // write stops the run: no new row starts, and the run fails with that error.
+    const writes = new Set<Promise<void>>();
+    let failedWrite: { error: unknown } | undefined;
+    const record = (cell: NewCell) => {
+      const write = writeCell(cell).then(
+        () => void writes.delete(write),
+        (error: unknown) => {
+          writes.delete(write);
+          failedWrite ??= { error };
+        },
+      );
+      writes.add(write);
+    };
+
     async function runRow(row: { row_index: number; data: Record<string, unknown> }, done: Map<number, { status: CellStatus; value: string | null }>) {
       const values: Record<string, unknown> = { ...row.data };
       const statuses = new Map<string, CellStatus>();
-      // Each cell is queued for commit the moment it finishes, but the row does not wait for one
-      // commit before computing the next column; it waits for all of them at its end. A crash
-      // loses only uncommitted cells, which a resume recomputes.
-      const writes: Array<Promise<void>> = [];
-      try {
-        for (const column of columns) {
-          if (signal.aborted) return;
-          const name = column.row.name;
-          const prior = done.get(column.row.id);
-          if (prior) {
-            values[name] = prior.value;
-            statuses.set(name, prior.status);
-            continue;
-          }
-          const started = now();
-          const cell = await runCell(column, row.row_index, values, statuses);
-          if (!cell) return;
-          const latency = now() - started;
-          // What is stored is what later columns read, so a resumed run sees the same values.
-          const stored = boundCellValue(cell.value);
-          // The row frees its place at the commit, not at the fsync after it (2–8 ms a row of
-          // waiting at 50 ms a call): a crash of the process keeps a committed cell, and the run
-          // is marked done by a durable write, whose sync covers every cell committed before it.
-          writes.push(
-            writer.write(
-              () =>
-                cells.upsert({
-                  report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
-                  value: stored.value, error: cell.error, cost: cell.cost,
-                  input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
-                }, stored.json),
-              { durable: false },
-            ),
-          );
-          values[name] = stored.value;
-          statuses.set(name, cell.status);
-          progress.done_cells++;
-          if (cell.status === 'ERROR') progress.errors++;
-          progress.cost += cell.cost;
-          progress.input_tokens += cell.inputTokens;
-          progress.output_tokens += cell.outputTokens;
-          tick();
+      for (const column of columns) {
+        if (signal.aborted) return;
+        const name = column.row.name;
+        const prior = done.get(column.row.id);
+        if (prior) {
+          values[name] = prior.value;
+          statuses.set(name, prior.status);
+          continue;
         }
-      } finally {
-        await Promise.all(writes);
+        const started = now();
+        const cell = await runCell(column, row.row_index, values, statuses);
+        if (!cell) return;
+        const latency = now() - started;
+        // What is stored is what later columns read, so a resumed run sees the same values.
+        const stored = boundCellValue(cell.value);
+        record({
+          cell: {
+            report_id: report.id, row_index: row.row_index, column_id: column.row.id, status: cell.status,
+            value: stored.value, error: cell.error, cost: cell.cost,
+            input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
+          },
+          json: stored.json,
+        });
+        values[name] = stored.value;
+        statuses.set(name, cell.status);
+        progress.done_cells++;
+        if (cell.status === 'ERROR') progress.errors++;
+        progress.cost += cell.cost;
+        progress.input_tokens += cell.inputTokens;
+        progress.output_tokens += cell.outputTokens;
+        tick();
       }
     }
 
@@ -239,22 +255,32 @@ export function createRunner(deps: RunnerDeps) {
     const queue = pending();
     const worker = async () => {
       for (;;) {
-        if (signal.aborted) return;
+        if (signal.aborted || failedWrite) return;
         const next = queue.next();
         if (next.done) return;
         await runRow(next.value.row, next.value.done);
       }
     };
-    await Promise.all(Array.from({ length: width }, worker));
+    try {
+      await Promise.all(Array.from({ length: width }, worker));
+    } finally {
+      // Settles even when a row threw: no write is left running behind the run's end.
+      while (writes.size > 0) await Promise.all(writes);
+    }
     if (signal.aborted) throw signal.reason;
+    if (failedWrite) throw failedWrite.error;
   }
 
   async function run(report: Report, controller: AbortController, progress: Progress) {
     try {
       await execute(report, controller, progress);
       await tools.llm.settled();
-      await deps.finalize(report);
-      await writer.write(() => reports.finish(report.id, 'COMPLETED', null, now()));
+      // The score and the done mark in one transaction: one sync at the end, not two.
+      const storeScore = deps.scoreOf(report);
+      await writer.write(() => {
+        storeScore();
+        reports.finish(report.id, 'COMPLETED', null, now());
+      });
       progress.status = 'COMPLETED';
     } catch (error) {
       if (error instanceof Stop && error.why === 'shutdown') return;
@@ -262,8 +288,11 @@ export function createRunner(deps: RunnerDeps) {
       if (!canceled) deps.log.error(`Report ${report.id} failed`, error);
       progress.status = canceled ? 'CANCELED' : 'FAILED';
       try {
-        if (canceled) await deps.finalize(report);
-        await writer.write(() => reports.finish(report.id, progress.status!, canceled ? null : (error as Error).message, now()));
+        const storeScore = canceled ? deps.scoreOf(report) : () => {};
+        await writer.write(() => {
+          storeScore();
+          reports.finish(report.id, progress.status!, canceled ? null : (error as Error).message, now());
+        });
       } catch (inner) {
         deps.log.error(`Report ${report.id}: could not record its end`, inner);
       }

@@ -37,15 +37,45 @@ const DEFAULT_HEADERS = [['accept', '*/*'], ['accept-encoding', 'gzip, deflate, 
  */
 export const sendHttp: OutboundNetwork = (url, init) =>
   new Promise((resolve, reject) => {
+    const { signal } = init;
+    if (signal?.aborted) return reject(signal.reason);
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
-    const given = init.headers ?? {};
-    const named = new Set(Object.keys(given).map((name) => name.toLowerCase()));
+    // Headers as a flat list are written as given (each still checked for a bad name or value);
+    // as an object, each goes through setHeader (~2 % of the main thread per call at 1,000 calls a
+    // second). The list path adds no Host header of its own, so it is the first one here.
+    const given = new Map<string, [string, string]>();
+    // Of two names that differ in case only, the last counts, as with setHeader.
+    for (const [name, value] of Object.entries(init.headers ?? {})) given.set(name.toLowerCase(), [name, value]);
+    given.delete('content-length');
+    const headers: string[] = given.has('host') ? [] : ['host', url.host];
+    for (const [name, value] of given.values()) headers.push(name, value);
+    // Credentials in the URL go as basic auth, as node:http sends them, unless the caller's header says otherwise.
+    if ((url.username || url.password) && !given.has('authorization')) {
+      const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      headers.push('authorization', `Basic ${Buffer.from(credentials).toString('base64')}`);
+    }
     // The caller's own header wins over a default of another case ('Accept' over 'accept').
-    const headers: Record<string, string> = { ...given };
-    for (const [name, value] of DEFAULT_HEADERS) if (!named.has(name)) headers[name] = value;
-    if (body) headers['content-length'] = String(body.length);
+    for (const [name, value] of DEFAULT_HEADERS) if (!given.has(name)) headers.push(name, value);
+    if (body) headers.push('content-length', String(body.length));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method: init.method ?? 'GET', headers, signal: init.signal }, (res) => resolve(answer(res, init.signal)));
+    // The URL's parts as options, as node:http would derive them from a URL (an IPv6 host without its brackets).
+    const req = send(
+      {
+        protocol: url.protocol,
+        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+        port: url.port === '' ? undefined : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        method: init.method ?? 'GET',
+        headers,
+      },
+      (res) => resolve(answer(res, signal)),
+    );
+    if (signal) {
+      // What the `signal` option does, without the stream end-of-life watchers it attaches to every request.
+      const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+      signal.addEventListener('abort', onAbort, { once: true });
+      req.once('close', () => signal.removeEventListener('abort', onAbort));
+    }
     // `on`, not `once`: a socket error after the answer arrived must not go unhandled (the body's reader sees it).
     req.on('error', reject);
     req.end(body);

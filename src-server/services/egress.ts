@@ -7,28 +7,22 @@ import type { Writer } from '../store/writer';
 export function createEgressService({ store, writer, now }: { store: EgressStore; writer: Writer; now: () => number }) {
   // (report, host) pairs already committed to a run's log by this process.
   const logged = new Set<string>();
-  // Calls to listed hosts not yet written: one job adds them all to the next group commit.
-  let uncounted = new Map<string, { reportId: number; host: string; calls: number; blocked: number }>();
-  let countQueued = false;
   // Every outbound call of a run reads the setting; it changes only through `put`.
   const settings = new Map<number, EgressSetting>();
-
-  function countLater(key: string, reportId: number, host: string, blocked: boolean): void {
-    const entry = uncounted.get(key) ?? uncounted.set(key, { reportId, host, calls: 0, blocked: 0 }).get(key)!;
-    if (blocked) entry.blocked++;
-    else entry.calls++;
-    if (countQueued) return;
-    countQueued = true;
-    // Only a failed commit (a full disk) can reject; the cells of that transaction fail with it.
-    writer
-      .write(() => {
-        countQueued = false;
-        const counts = uncounted;
-        uncounted = new Map();
-        for (const c of counts.values()) store.countHost(c.reportId, c.host, c.calls, c.blocked);
-      })
-      .catch(() => {});
-  }
+  // Calls to listed hosts are added up per group commit, one upsert per host, written with the
+  // run's cells (`Writer.gathered`). Settled at the commit: the host is already in the log.
+  // Only a failed commit (a full disk) can reject; the cells of that transaction fail with it.
+  const countCalls = writer.gathered((calls: Array<{ reportId: number; host: string; blocked: boolean }>) => {
+    const counts = new Map<string, { reportId: number; host: string; calls: number; blocked: number }>();
+    for (const { reportId, host, blocked } of calls) {
+      const key = `${reportId} ${host}`;
+      const entry = counts.get(key) ?? counts.set(key, { reportId, host, calls: 0, blocked: 0 }).get(key)!;
+      if (blocked) entry.blocked++;
+      else entry.calls++;
+    }
+    for (const c of counts.values()) store.countHost(c.reportId, c.host, c.calls, c.blocked);
+    return calls.map(() => undefined);
+  }, { durable: false });
 
   return {
     get(workspaceId: number): EgressSetting {
@@ -52,7 +46,7 @@ export function createEgressService({ store, writer, now }: { store: EgressStore
      */
     async recordHost(reportId: number, host: string, blocked: boolean): Promise<void> {
       const key = `${reportId} ${host}`;
-      if (logged.has(key)) return countLater(key, reportId, host, blocked);
+      if (logged.has(key)) return void countCalls({ reportId, host, blocked }).catch(() => {});
       await writer.write(() => store.countHost(reportId, host, blocked ? 0 : 1, blocked ? 1 : 0));
       logged.add(key);
     },

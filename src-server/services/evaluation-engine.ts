@@ -125,7 +125,7 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
       rows: datasets.rows,
     },
     tools: { llm, prompts, sandbox, fetch: deps.outbound },
-    finalize: (report) => runs.finalize(report),
+    scoreOf: (report) => runs.scoreOf(report),
   });
 
   const preview = createReportPreview({

@@ -67,16 +67,26 @@ export function createProviderService({ store, writer, now, env, outbound }: Pro
     created_at: row.created_at,
   });
 
+  // Every LLM call of a run asks for its connection (a query and a decode, ~3 % of the main
+  // thread per call at 1,000 calls a second). Provider rows change only through this service,
+  // whose writes forget them all; unknown names are not kept, so the map holds known providers only.
+  const connections = new Map<string, Readonly<ProviderConnection>>();
+
   /** Where and with which key to call `name`: a stored provider of the workspace, else a built-in one. */
   function connect(workspaceId: number, name: string): ProviderConnection | null {
+    const key = `${workspaceId} ${name}`;
+    const known = connections.get(key);
+    if (known) return known;
     const row = store.byName(workspaceId, name);
-    if (row) return stored(config(row), env);
-    return isProviderId(name) ? builtIn(name, env) : null;
+    const found = row ? stored(config(row), env) : isProviderId(name) ? builtIn(name, env) : null;
+    if (found) connections.set(key, Object.freeze(found));
+    return found;
   }
 
   return {
     async create(workspaceId: number, body: CreateProviderBody) {
       const row = await writer.write(() => {
+        connections.clear();
         if (store.byName(workspaceId, body.name)) throw new AppError('conflict', `A provider named '${body.name}' already exists.`);
         const id = store.insert({
           workspace_id: workspaceId,
@@ -95,6 +105,7 @@ export function createProviderService({ store, writer, now, env, outbound }: Pro
 
     async update(workspaceId: number, id: number, body: PatchProviderBody) {
       const row = await writer.write(() => {
+        connections.clear();
         const current = store.byId(workspaceId, id);
         if (!current) throw notFound('Provider');
         const name = body.name ?? current.name;
@@ -143,7 +154,10 @@ export function createProviderService({ store, writer, now, env, outbound }: Pro
     connect,
 
     async remove(workspaceId: number, id: number) {
-      const removed = await writer.write(() => store.remove(workspaceId, id));
+      const removed = await writer.write(() => {
+        connections.clear();
+        return store.remove(workspaceId, id);
+      });
       if (!removed) throw notFound('Provider');
     },
 

@@ -18,7 +18,7 @@ export interface ReportRunDeps {
   cells: ReportCellStore;
   writer: Writer;
   datasets: ReportDatasets;
-  /** Late-bound: the runner is built after this service, since it calls `finalize`. */
+  /** Late-bound: the runner is built after this service, since it calls `scoreOf`. */
   runner: () => Runner;
   pipelines: ReportService;
   /** Resolves labels, providers and versions for run manifests. */
@@ -76,10 +76,15 @@ export function createReportRunService(deps: ReportRunDeps) {
 
   return {
     /** Called by the runner when a run ends: stores the score with the report. */
-    async finalize(report: Report) {
+    /** Computes a report's score from its cells now; the work returned stores it (inside a write). */
+    scoreOf(report: Report): () => void {
       const fresh = reports.byId(report.id) ?? report;
       const score = computeScore(fresh);
-      await writer.write(() => reports.setScore(report.id, score.overall_score, score.score_type, score.details, now()));
+      return () => reports.setScore(report.id, score.overall_score, score.score_type, score.details, now());
+    },
+
+    async finalize(report: Report) {
+      await writer.write(this.scoreOf(report));
     },
 
     /**

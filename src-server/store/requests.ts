@@ -505,17 +505,21 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
      * written once per key when the batch ends, instead of one upsert each per request.
      */
     insert(request: NewRequest, batch?: Tally): number {
-      const { tags, metadata, scores, searchText, ...columns } = request;
+      const { tags, metadata, scores, searchText } = request;
+      // Each parameter named, not the request spread into a copy: two objects of ~35 properties
+      // less per row on the paths that log the most (ingest, an evaluation's calls).
+      const r = request;
       const id = Number(
         insert.run({
-          ...columns,
-          input: packJson(columns.input),
-          output: packJson(columns.output),
-          tags: JSON.stringify(tags),
-          metadata: JSON.stringify(metadata),
-          score: scores.default ?? null,
-          cached_input_tokens: request.cached_input_tokens ?? null,
-          reasoning_tokens: request.reasoning_tokens ?? null,
+          workspace_id: r.workspace_id, provider: r.provider, model: r.model, input: packJson(r.input), output: packJson(r.output),
+          request_start_time: r.request_start_time, request_end_time: r.request_end_time, latency_ms: r.latency_ms,
+          parameters: r.parameters, tags: JSON.stringify(tags), metadata: JSON.stringify(metadata), prompt_id: r.prompt_id,
+          prompt_name: r.prompt_name, prompt_version_number: r.prompt_version_number, prompt_version_id: r.prompt_version_id,
+          prompt_input_variables: r.prompt_input_variables, input_tokens: r.input_tokens, output_tokens: r.output_tokens,
+          price: r.price, function_name: r.function_name, score: scores.default ?? null, status: r.status,
+          error_type: r.error_type, error_message: r.error_message, api_type: r.api_type, group_id: r.group_id,
+          created_at: r.created_at, span_id: r.span_id, trace_id: r.trace_id, price_source: r.price_source,
+          cached_input_tokens: r.cached_input_tokens ?? null, reasoning_tokens: r.reasoning_tokens ?? null,
         }).lastInsertRowid,
       );
       const ws = request.workspace_id;
