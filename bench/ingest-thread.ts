@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase, openDatabase } from '../src-server/store/db';
 import { createRequestStore, type NewRequest } from '../src-server/store/requests';
-import { configureTextIndexWrites, createTextQueue, searchText } from '../src-server/store/text-index';
+import { configureTextIndexWrites, createTextQueue, MERGE_PER_CHUNK, MERGE_STEP, searchText } from '../src-server/store/text-index';
 import { createWorkspaceStore } from '../src-server/store/workspaces';
 import { logRecord } from './support/corpus';
 import { cachedRequests } from './support/seed';
@@ -18,8 +18,8 @@ import { cachedRequests } from './support/seed';
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 35);
 const DB_ROWS = Number(process.env.BENCH_DB_ROWS ?? 0);
-const MERGE_PAGES = Number(process.env.BENCH_MERGE_PAGES ?? 0);
-const MERGE_BUDGET = Number(process.env.BENCH_MERGE_BUDGET ?? Infinity);
+const MERGE_PAGES = Number(process.env.BENCH_MERGE_PAGES ?? MERGE_STEP);
+const MERGE_BUDGET = Number(process.env.BENCH_MERGE_BUDGET ?? MERGE_PER_CHUNK);
 const CHUNKS = (process.env.BENCH_CHUNKS ?? 'inline,100,200,400').split(',');
 
 function row(i: number): NewRequest {
@@ -86,7 +86,8 @@ for (const chunk of CHUNKS) {
       const t = performance.now();
       queue.indexSome(size);
       chunks.push(performance.now() - t);
-      // BENCH_MERGE_PAGES: FTS5's merges as separate steps of that many pages after each chunk.
+      // FTS5's merging, in steps of BENCH_MERGE_PAGES up to BENCH_MERGE_BUDGET per chunk, as the
+      // ingest thread does between batches (0: none, for a base whose writes merge themselves).
       for (let budget = MERGE_BUDGET; MERGE_PAGES > 0 && budget > 0; budget -= MERGE_PAGES) {
         const m = performance.now();
         const worked = queue.mergeSome(MERGE_PAGES);

@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { closeDatabase, openDatabase } from './db';
 import { createRequestStore, type NewRequest, type Tally } from './requests';
 import { createSpanStore, type SpanWrite } from './spans';
-import { configureTextIndexWrites, createTextQueue, MERGE_STEP } from './text-index';
+import { configureTextIndexWrites, createTextQueue, MERGE_PER_CHUNK, MERGE_STEP } from './text-index';
 import { walSync } from './writer';
 
 /** `index`: answered once every request acknowledged before it is in the text index (see `indexText`). */
@@ -36,13 +36,6 @@ const TEXT_CHUNK = 200;
 const TEXT_WAIT_MS = 250;
 /** Past this many waiting, a chunk is indexed between batches even when more are queued. */
 const TEXT_BACKLOG = 4 * TEXT_CHUNK;
-/**
- * Pages of the text index's segment merging owed per text chunk written (text-index.ts: writes no
- * longer merge), done in MERGE_STEP steps between batches. 128 kept up with 200-request chunks on
- * 1,000,000 requests (the steps found nothing left to merge before the budget ran out) at a longest
- * step of 8.4 ms, where FTS5's own merging inside a chunk held the lock up to ~290–390 ms.
- */
-const MERGE_PER_CHUNK = 128;
 
 const port = parentPort!;
 const file = (workerData as { file: string }).file;
