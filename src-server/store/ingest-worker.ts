@@ -185,8 +185,8 @@ let idleStepScheduled = false;
 
 /**
  * Between batches: a checkpoint once one is due; a step of the text index's merging while one is
- * owed; a text chunk once a full one waits, or whatever waits TEXT_WAIT_MS after the first of it. One step per turn of the event loop, so a batch that
- * arrives meanwhile is written before the next step.
+ * owed; a text chunk once a full one waits, or whatever waits TEXT_WAIT_MS after the first of it.
+ * One step per turn of the event loop, so a batch that arrives meanwhile is written before the next.
  */
 function scheduleIdleWork(): void {
   if (checkpointDue() || mergeOwed > 0) {
