@@ -1,6 +1,7 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
-import { useApi, useLoad } from '../../../api/context';
-import type { PriceList, Provider, ProviderClientInfo, ProviderTest } from '../../../api/types';
+import { useId, type ReactNode } from 'react';
+import { useLoad } from '../../../api/context';
+import type { Provider, ProviderClientInfo } from '../../../api/types';
+import { suggestionHint, useModelSuggestions } from '../../../components/model-suggestions';
 
 /** What every type's form receives: its configuration, the columns to its left, the server's field errors. */
 export interface FormProps<C> {
@@ -123,37 +124,6 @@ function useProviders() {
 }
 
 /**
- * The models a built-in provider is priced for in this workspace's price table (Settings →
- * Prices): the names a person most likely means, without a call to the provider. Embedding
- * models only where the column embeds, and only there.
- */
-function usePricedModels(provider: string | undefined, embeddings: boolean) {
-  const prices = useLoad((api, signal) => api<PriceList>('/api/public/v2/prices', { signal }), []);
-  if (!provider) return [];
-  return (prices.data?.prices ?? [])
-    .filter((p) => p.provider === provider && /embed/i.test(p.model) === embeddings)
-    .map((p) => p.model);
-}
-
-/** Models a registered provider lists (its connection test); built-ins list none without a stored provider. */
-function useModels(provider: Provider | undefined) {
-  const api = useApi();
-  const [models, setModels] = useState<string[]>([]);
-  useEffect(() => {
-    setModels([]);
-    if (!provider) return;
-    let live = true;
-    api<ProviderTest>(`/api/public/v2/providers/${provider.id}/test`, { method: 'POST' })
-      .then((r) => live && setModels(r.models ?? []))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [api, provider]);
-  return models;
-}
-
-/**
  * The model a column calls: provider (built-ins and registered providers), model with the
  * provider's own list as suggestions, temperature and max tokens. `inherit` names what an empty
  * engine means (e.g. "the template's model"); without it the engine is required.
@@ -163,11 +133,9 @@ export function EngineFields({ value, onChange, errors, inherit, at = 'engine', 
 }) {
   const providers = useProviders();
   const id = useId();
-  const stored = providers.data?.stored.find((p) => p.name === value?.provider);
-  const listed = useModels(stored);
-  const builtIn = !stored && providers.data?.builtIns.some((c) => c.id === value?.provider);
-  const priced = usePricedModels(builtIn ? value?.provider : undefined, Boolean(embeddings));
-  const models = stored ? listed : priced;
+  const suggestions = useModelSuggestions(value?.provider || undefined, providers.data?.stored, Boolean(embeddings));
+  const { models } = suggestions;
+  const hint = suggestionHint(suggestions, value?.provider);
   const params = value?.parameters ?? {};
   const set = (patch: Partial<EngineValue>) => onChange({ provider: value?.provider ?? '', model: value?.model ?? '', ...value, ...patch });
   const setParam = (key: string, v: number | undefined) => {
@@ -215,7 +183,7 @@ export function EngineFields({ value, onChange, errors, inherit, at = 'engine', 
                 <option key={m} value={m} />
               ))}
             </datalist>
-            {models.length ? <Hint>{models.length} {stored ? `models from ${value?.provider}` : `priced ${value?.provider} models (Settings → Prices); any other name works too`}</Hint> : null}
+            {hint ? <Hint>{hint}</Hint> : null}
             <FieldError errors={errors} at={`${at}.model`} />
           </label>
           {embeddings ? null : (
