@@ -94,19 +94,22 @@ export async function publishFile(deps: DatasetImportDeps, groupId: number, file
 }
 
 /**
- * The file in 64 KiB pieces read into one reused buffer: each piece is valid until the next is
- * asked for (the UTF-8 decoder copies it into a string at once). A read stream's new buffer per
- * piece was garbage outside V8's heap until the next GC. 64 KiB keeps each piece's strings in
- * V8's young generation; 1 MiB pieces landed in large-object space and cost ~100 MB more peak RSS.
+ * The file in 64 KiB pieces of one reused buffer: each piece is valid until the next is asked for
+ * (the UTF-8 decoder copies it into a string at once). A read stream's new buffer per piece was
+ * garbage outside V8's heap until the next GC. 64 KiB keeps each piece's strings in V8's young
+ * generation; 1 MiB pieces landed in large-object space and cost ~100 MB more peak RSS. The file
+ * is read 1 MiB at a time, though: 64 KiB reads took ~120–150 ms of awaited reads for 46 MB,
+ * 1 MiB reads 16–60 ms (docs/performance.md, importfast).
  */
 async function* readChunks(path: string): AsyncGenerator<Buffer> {
+  const piece = 64 * 1024;
   const file = await open(path, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
+    const buffer = Buffer.allocUnsafe(16 * piece);
     for (;;) {
       const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) return;
-      yield buffer.subarray(0, bytesRead);
+      for (let at = 0; at < bytesRead; at += piece) yield buffer.subarray(at, Math.min(at + piece, bytesRead));
     }
   } finally {
     await file.close();
