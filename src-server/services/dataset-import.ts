@@ -79,8 +79,11 @@ export function publishRecords(
 
 /** `from-file`: the decoded file is on disk (the upload spooled it); parse and publish it. */
 export async function publishFile(deps: DatasetImportDeps, groupId: number, fileName: string, path: string): Promise<PublishedVersion> {
+  // A parser that stops at a bad record leaves the reader suspended; returning it closes the file
+  // (otherwise it closed on garbage collection, with Node's DEP0137 warning).
+  const chunks = readChunks(path);
   try {
-    const parsed = await parseFile(formatOf(fileName), readChunks(path));
+    const parsed = await parseFile(formatOf(fileName), chunks);
     return await publishRows(deps, groupId, parsed);
   } catch (error) {
     if (error instanceof FileError) {
@@ -90,6 +93,8 @@ export async function publishFile(deps: DatasetImportDeps, groupId: number, file
       ]);
     }
     throw error;
+  } finally {
+    await chunks.return(undefined);
   }
 }
 
