@@ -218,8 +218,8 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
 
     /**
      * A call the server made itself (an evaluation's LLM call), already in the log's shapes. It is
-     * written by the ingest thread: its insert (10 indexes, the text index) and its share of the
-     * commit were ~15 % of the event loop's time at 50 calls in flight. The run's cells stay on the
+     * written by the ingest thread: its insert (10 indexes, the text index) was 10 % of the event
+     * loop's busy time at 50 calls in flight, plus most of the commit's page writes (9 %). The run's cells stay on the
      * main connection's group commit, committed the turn they finish: through the ingest thread's
      * queue they waited 3–28 ms (p50–p90, 2 rows in flight), and a crash makes a resumed run call
      * again every finished call whose cell was not committed (docs/performance.md, evalmain). The
