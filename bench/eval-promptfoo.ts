@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMockLlm } from '../test/support/mock-llm';
 import { call } from '../test/support/server';
-import { root } from './support/spawn';
+import { BENCH_KEY as KEY } from './support/seed';
+import { startShippedServer } from './support/spawn';
 
-const KEY = 'pl_bench_promptfoo_key';
 const ROWS = 1000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** BENCH_SLOW_ROUNDS (default 1): how many times the 50 ms, c = 50 run is measured (each line printed). */
@@ -42,26 +42,6 @@ function csv(): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function serve(dataDir: string, mockUrl: string) {
-  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'bin', 'promptledger.js'), 'serve', '--no-ui', '--port', '0', '--data-dir', dataDir], {
-    cwd: root,
-    env: { ...process.env, PROMPTLEDGER_API_KEY: KEY, OPENAI_BASE_URL: mockUrl, OPENAI_API_KEY: 'sk-bench', PROMPTLEDGER_EVAL_CONCURRENCY: '50' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (process.env.BENCH_ECHO === '1') child.stdout!.pipe(process.stderr);
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  return { url, child };
-}
-
 async function main() {
   const mock = await startMockLlm();
   const work = mkdtempSync(join(tmpdir(), 'promptledger-bench-promptfoo-'));
@@ -69,7 +49,9 @@ async function main() {
   writeFileSync(csvFile, csv());
   console.log(`load average at start: ${load()} (2 cores)`);
 
-  const server = await serve(join(work, 'data'), mock.baseUrl);
+  const server = await startShippedServer(join(work, 'data'), {
+    OPENAI_BASE_URL: mock.baseUrl, OPENAI_API_KEY: 'sk-bench', PROMPTLEDGER_EVAL_CONCURRENCY: '50',
+  });
   const rss = () => `${statusMiB(server.child.pid!, 'VmRSS').toFixed(0)} MiB (anonymous ${statusMiB(server.child.pid!, 'RssAnon').toFixed(0)})`;
   const stages = [`idle ${rss()}`];
   const api = (path: string, body?: unknown) => call(server.url, path, { key: KEY, body });
@@ -152,8 +134,7 @@ async function main() {
   }
   mock.setLatency(0);
 
-  server.child.kill('SIGTERM');
-  await new Promise((resolve) => server.child.once('exit', resolve));
+  await server.stop();
 
   if (process.env.BENCH_SKIP_PROMPTFOO === '1') {
     console.log('promptfoo skipped (BENCH_SKIP_PROMPTFOO=1).');

@@ -7,36 +7,22 @@
 //   concurrency (HTTP + JSON only, no storage).
 //   100,000 rows with a 0 ms mock: the server's RSS sampled through the run.
 // `BENCH_EVAL_BIG_ROWS` changes the large dataset's size.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call } from '../test/support/server';
 import { startMockLlm } from '../test/support/mock-llm';
-import { root } from './support/spawn';
+import { BENCH_KEY as KEY } from './support/seed';
+import { startShippedServer } from './support/spawn';
 
-const KEY = 'pl_bench_eval_key';
 const BIG = Number(process.env.BENCH_EVAL_BIG_ROWS ?? 100_000);
 
-async function serve(dataDir: string, mockUrl: string): Promise<{ url: string; child: ChildProcess; rssMiB(): number; anonMiB(): number }> {
-  const child = spawn(process.execPath, [join(root, 'bin', 'promptledger.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
-    cwd: root,
-    env: { ...process.env, PROMPTLEDGER_API_KEY: KEY, OPENAI_BASE_URL: mockUrl, OPENAI_API_KEY: 'sk-bench', PROMPTLEDGER_EVAL_CONCURRENCY: '50' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+async function serve(dataDir: string, mockUrl: string) {
+  const server = await startShippedServer(dataDir, { OPENAI_BASE_URL: mockUrl, OPENAI_API_KEY: 'sk-bench', PROMPTLEDGER_EVAL_CONCURRENCY: '50' });
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
   // RssFile is the database file mapped by SQLite's mmap (up to 256 MiB): it grows with the file
   // and is given back under memory pressure; RssAnon is the process's own memory.
-  return { url, child, rssMiB: () => field('VmRSS'), anonMiB: () => field('RssAnon') };
+  return { ...server, rssMiB: () => field('VmRSS'), anonMiB: () => field('RssAnon') };
 }
 
 const columns = [
@@ -138,8 +124,7 @@ async function main() {
     `of which anonymous (heap, not the mapped file) before ${anonBefore.toFixed(0)}, then ${anonQuarter(0.1)}/${anonQuarter(0.25)}/${anonQuarter(0.5)}/${anonQuarter(0.75)}/${anonQuarter(1)} MiB, peak ${Math.max(...anon).toFixed(0)} MiB`);
   console.log(`load average at end: ${load()}`);
 
-  server.child.kill('SIGTERM');
-  await new Promise((resolve) => server.child.once('exit', resolve));
+  await server.stop();
   await mock.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -213,6 +213,31 @@ describe('from-file', () => {
     expect(last.rows.at(-1)).toEqual({ row_index: 5999, data: { n: '5999', text: `row 5999 東京 "${'x'.repeat(5999 % 97)}"` } });
   });
 
+  it('refuses base64 with a character outside its alphabet or padding inside it, deep in a large body; takes it unpadded', async () => {
+    const g = await group();
+    const good = b64(`n,text\n${Array.from({ length: 8000 }, (_, i) => `${i},row ${i}`).join('\n')}\n`);
+    expect(good.length).toBeGreaterThan(2 * 64 * 1024);
+    // Node's decoder would read 東 as its low byte ('q'), skip '!' and stop at '=': each must be 422.
+    for (const bad of ['東', '!', '=', 'AB==']) {
+      const at = 100_001;
+      const body = { dataset_group_id: g.dataset_group.id, file_name: 'b.csv', file_content_base64: good.slice(0, at) + bad + good.slice(at) };
+      const res = await t.api('/api/public/v2/dataset-versions/from-file', { body });
+      expect(res.status, bad).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'file_content_base64'], msg: 'Not valid base64' });
+    }
+    // One character past whole groups is not base64 either.
+    const lone = await t.api('/api/public/v2/dataset-versions/from-file', {
+      body: { dataset_group_id: g.dataset_group.id, file_name: 'b.csv', file_content_base64: `${b64('a\n1\n')}Q` },
+    });
+    expect(lone.status).toBe(422);
+    expect(await versionsOf(g.dataset_group.id)).toHaveLength(1);
+    const unpadded = await t.api('/api/public/v2/dataset-versions/from-file', {
+      body: { dataset_group_id: g.dataset_group.id, file_name: 'b.csv', file_content_base64: good.replace(/=+$/, '') },
+    });
+    expect(unpadded.status).toBe(201);
+    expect((await rowsOf(unpadded.body.dataset_id)).total).toBe(8000);
+  });
+
   it('accepts keys in any order and extra keys', async () => {
     const g = await group();
     const raw = `{"file_content_base64": "${b64('k\nv\n')}", "extra": {"nested": [1, "}"]}, "file_name": "x.csv", "dataset_group_id": ${g.dataset_group.id}}`;

@@ -175,6 +175,21 @@ test('cancel stops the run at once: no more calls, status CANCELED, unfinished c
   expect((await t.api(`/api/public/v2/reports/${reportId}/cancel`, { method: 'POST', body: {} })).status).toBe(409);
 });
 
+test('while a run goes, the rows show the cells being computed as RUNNING, the rest QUEUED', async () => {
+  mock.setLatency(1_000);
+  const { reportId } = await runPipeline(rowsOf(5, (i) => ({ q: `${i}` })), [promptColumn()]);
+  for (const deadline = Date.now() + 10_000; mock.inFlight < LIMIT; ) {
+    if (Date.now() > deadline) throw new Error(`only ${mock.inFlight} calls in flight`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const during = await allRows(t, reportId);
+  const statuses = during.rows.map((row) => row.cells.answer.status);
+  expect(statuses).toEqual(['RUNNING', 'RUNNING', 'RUNNING', 'QUEUED', 'QUEUED']);
+  const done = await waitForRun(t, reportId);
+  expect(done.status).toBe('COMPLETED');
+  expect((await allRows(t, reportId)).rows.map((row) => row.cells.answer.status)).toEqual(Array(5).fill('PASSED'));
+});
+
 test('SSE: progress events while running, then done with every cell', async () => {
   mock.setLatency(20);
   const { reportId } = await runPipeline(rowsOf(12, (i) => ({ q: `${i}` })), [promptColumn()], { concurrency: 2 });

@@ -117,3 +117,25 @@ test('flush writes what is gathered and resolves once it is committed', async ()
   await writer.flush();
   expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(1);
 });
+
+test('a batch that finds the write lock taken waits with the event loop running, then commits', async () => {
+  const { db, file } = fileDb();
+  const writer = createWriter(db);
+  // Another connection (as the ingest thread's) holds the write lock.
+  const other = openSqlite(file);
+  try {
+    other.exec('BEGIN IMMEDIATE');
+    other.prepare("INSERT INTO notes (text) VALUES ('other')").run();
+    let answered = false;
+    const mine = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('mine')").run().changes).finally(() => (answered = true));
+    // Timers still fire: SQLite's busy handler would have held this thread until its timeout.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    other.exec('COMMIT');
+    expect(await mine).toBe(1);
+  } finally {
+    other.close();
+  }
+  expect(db.prepare('SELECT text FROM notes ORDER BY id').pluck().all()).toEqual(['other', 'mine']);
+  expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+});

@@ -8,14 +8,17 @@ export const root = join(import.meta.dirname, '..', '..');
  * Starts the shipped server (`bin/promptledger.js serve`: the compiled code in out/, rebuilt first if
  * the sources changed) on `dataDir` with the bench's API key; resolves once it prints its ready line.
  * For figures that should be the product's: under tsx every function keeps its name at a cost
- * (~25 µs of the HTTP thread per logged request, docs/performance.md).
+ * (~25 µs of the HTTP thread per logged request, docs/performance.md). `env` is added to this
+ * process's environment (say, a provider's base URL); BENCH_NODE_ARGS go to its node, and
+ * BENCH_ECHO=1 shows its stdout.
  */
-export async function startShippedServer(dataDir: string): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+export async function startShippedServer(dataDir: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), join(root, 'bin', 'promptledger.js'), 'serve', '--no-ui', '--port', '0', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
     cwd: root,
-    env: { ...process.env, PROMPTLEDGER_API_KEY: BENCH_KEY },
+    env: { ...process.env, PROMPTLEDGER_API_KEY: BENCH_KEY, ...env },
   });
+  if (process.env.BENCH_ECHO === '1') child.stdout!.pipe(process.stderr);
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {

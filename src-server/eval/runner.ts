@@ -121,6 +121,8 @@ export async function computeCell(
  * order, every finished cell committed as it finishes. A cell that exists is never recomputed, so
  * a run interrupted by a crash or a shutdown resumes where it stopped.
  */
+const NOTHING: ReadonlySet<string> = new Set();
+
 export function createRunner(deps: RunnerDeps) {
   const { reports, cells, writer, datasets, tools, now } = deps;
   // The cells finished before the next group commit, every run's, are written by one job in it
@@ -129,7 +131,7 @@ export function createRunner(deps: RunnerDeps) {
   // calls in flight are made again), and each run is marked done by a durable write, whose sync
   // covers every cell before it.
   const writeCell = writer.gathered((batch: NewCell[]) => batch.map(({ cell, json }) => cells.upsert(cell, json)), { durable: false });
-  const active = new Map<number, { controller: AbortController; done: Promise<void>; progress: Progress }>();
+  const active = new Map<number, { controller: AbortController; done: Promise<void>; progress: Progress; computing: Set<string> }>();
   const listeners = new Map<number, Set<(event: RunEvent) => void>>();
   let stopped = false;
 
@@ -203,11 +205,17 @@ export function createRunner(deps: RunnerDeps) {
     // write stops the run: no new row starts, and the run fails with that error.
     const writes = new Set<Promise<void>>();
     let failedWrite: { error: unknown } | undefined;
-    const record = (cell: NewCell) => {
+    // Cells being computed or committed, by `row:column`: the rows API shows them RUNNING.
+    const computing = active.get(report.id)!.computing;
+    const record = (cell: NewCell, key: string) => {
       const write = writeCell(cell).then(
-        () => void writes.delete(write),
+        () => {
+          writes.delete(write);
+          computing.delete(key);
+        },
         (error: unknown) => {
           writes.delete(write);
+          computing.delete(key);
           failedWrite ??= { error };
         },
       );
@@ -227,8 +235,10 @@ export function createRunner(deps: RunnerDeps) {
           continue;
         }
         const started = now();
+        const key = `${row.row_index}:${column.row.id}`;
+        computing.add(key);
         const cell = await runCell(column, row.row_index, values, statuses);
-        if (!cell) return;
+        if (!cell) return void computing.delete(key);
         const latency = now() - started;
         // What is stored is what later columns read, so a resumed run sees the same values.
         const stored = boundCellValue(cell.value);
@@ -239,7 +249,7 @@ export function createRunner(deps: RunnerDeps) {
             input_tokens: cell.inputTokens, output_tokens: cell.outputTokens, latency_ms: latency,
           },
           json: stored.json,
-        });
+        }, key);
         values[name] = stored.value;
         statuses.set(name, cell.status);
         progress.done_cells++;
@@ -314,9 +324,14 @@ export function createRunner(deps: RunnerDeps) {
       const progress: Progress = {
         report_id: reportId, status: 'RUNNING', total_cells: 0, done_cells: 0, running_cells: 0, errors: 0, cost: 0, input_tokens: 0, output_tokens: 0,
       };
-      const entry = { controller, progress, done: Promise.resolve() };
+      const entry = { controller, progress, done: Promise.resolve(), computing: new Set<string>() };
       active.set(reportId, entry);
       entry.done = run(report, controller, progress);
+    },
+
+    /** A running run's cells being computed or committed now, as `row_index:column_id` (empty otherwise). */
+    computing(reportId: number): ReadonlySet<string> {
+      return active.get(reportId)?.computing ?? NOTHING;
     },
 
     /** Every run a crash or a shutdown left RUNNING. */

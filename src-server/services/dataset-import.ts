@@ -28,11 +28,15 @@ export interface PublishedVersion {
 export async function publishRows({ store, writer, now }: DatasetImportDeps, groupId: number, source: RowSource): Promise<PublishedVersion> {
   const pendingId = await writer.write(() => store.createPending(groupId, now()));
   let count = 0;
+  store.beginBulk();
   try {
     const batch = new RowBatch();
+    // Not durable: the rows are invisible until `publish`, whose durable commit's WAL sync covers
+    // every batch before it, and a crash leaves a pending dataset that the next start removes.
+    // Waiting for each batch's sync stalled the parser ~10 ms a batch.
     const flush = async () => {
       const start = count;
-      await writer.write(() => store.insertPackedRows(pendingId, start, batch));
+      await writer.write(() => store.insertPackedRows(pendingId, start, batch), { durable: false });
       count += batch.count;
       batch.clear();
     };
@@ -47,6 +51,10 @@ export async function publishRows({ store, writer, now }: DatasetImportDeps, gro
   } catch (error) {
     await writer.write(() => store.remove(pendingId));
     throw error;
+  } finally {
+    store.endBulk();
+    // After the answer: the WAL the import grew is copied into the database file in one go.
+    setImmediate(() => store.checkpoint());
   }
 }
 
@@ -71,8 +79,11 @@ export function publishRecords(
 
 /** `from-file`: the decoded file is on disk (the upload spooled it); parse and publish it. */
 export async function publishFile(deps: DatasetImportDeps, groupId: number, fileName: string, path: string): Promise<PublishedVersion> {
+  // A parser that stops at a bad record leaves the reader suspended; returning it closes the file
+  // (otherwise it closed on garbage collection, with Node's DEP0137 warning).
+  const chunks = readChunks(path);
   try {
-    const parsed = await parseFile(formatOf(fileName), readChunks(path));
+    const parsed = await parseFile(formatOf(fileName), chunks);
     return await publishRows(deps, groupId, parsed);
   } catch (error) {
     if (error instanceof FileError) {
@@ -82,23 +93,28 @@ export async function publishFile(deps: DatasetImportDeps, groupId: number, file
       ]);
     }
     throw error;
+  } finally {
+    await chunks.return(undefined);
   }
 }
 
 /**
- * The file in 64 KiB pieces read into one reused buffer: each piece is valid until the next is
- * asked for (the UTF-8 decoder copies it into a string at once). A read stream's new buffer per
- * piece was garbage outside V8's heap until the next GC. 64 KiB keeps each piece's strings in
- * V8's young generation; 1 MiB pieces landed in large-object space and cost ~100 MB more peak RSS.
+ * The file in 64 KiB pieces of one reused buffer: each piece is valid until the next is asked for
+ * (the UTF-8 decoder copies it into a string at once). A read stream's new buffer per piece was
+ * garbage outside V8's heap until the next GC. 64 KiB keeps each piece's strings in V8's young
+ * generation; 1 MiB pieces landed in large-object space and cost ~100 MB more peak RSS. The file
+ * is read 1 MiB at a time, though: 64 KiB reads took ~120–150 ms of awaited reads for 46 MB,
+ * 1 MiB reads 16–60 ms (docs/performance.md, importfast).
  */
 async function* readChunks(path: string): AsyncGenerator<Buffer> {
+  const piece = 64 * 1024;
   const file = await open(path, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(64 * 1024);
+    const buffer = Buffer.allocUnsafe(16 * piece);
     for (;;) {
       const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) return;
-      yield buffer.subarray(0, bytesRead);
+      for (let at = 0; at < bytesRead; at += piece) yield buffer.subarray(at, Math.min(at + piece, bytesRead));
     }
   } finally {
     await file.close();

@@ -217,6 +217,8 @@ export function createReportRunService(deps: ReportRunDeps) {
       const missing = report.is_blueprint || report.status === 'RUNNING'
         ? { value: null, status: 'QUEUED' }
         : { value: null, status: 'SKIPPED', error: `Not computed: the run ended ${report.status}.` };
+      const computing = report.status === 'RUNNING' && !report.is_blueprint ? deps.runner().computing(id) : null;
+      const running = { value: null, status: 'RUNNING' };
       return {
         columns: columns.map((c) => ({ id: c.id, name: c.name, column_type: c.column_type })),
         rows: rows.map((row) => ({
@@ -225,7 +227,7 @@ export function createReportRunService(deps: ReportRunDeps) {
             columns.map((c) => {
               if (c.column_type === 'DATASET') return [c.name, { value: row.data[c.name] ?? null, status: 'PASSED' }];
               const cell = stored.get(`${row.row_index}:${c.id}`);
-              if (!cell) return [c.name, missing];
+              if (!cell) return [c.name, computing?.has(`${row.row_index}:${c.id}`) ? running : missing];
               return [c.name, {
                 value: cell.value,
                 status: cell.status,

@@ -34,6 +34,9 @@ export interface Writer {
   flush(): Promise<void>;
 }
 
+/** How long a batch that found the write lock taken waits before it tries again (see `noWait`). */
+const LOCK_RETRY_MS = 1;
+
 /**
  * Group commit. With `synchronous = FULL` every commit is an fsync (about 1–4 ms on a laptop SSD),
  * so one transaction per request caps durable ingest at a few hundred per second. Requests that
@@ -56,6 +59,15 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
   let scheduled = false;
   let idleWaiters: Array<() => void> = [];
   const wal = walSync(db);
+  // The write lock is taken without SQLite's busy handler, which sleeps 1, 2, 5 … 100 ms on the
+  // event loop while another connection (the ingest thread, writing logged requests and a run's
+  // calls) holds it: a batch that finds it taken waits LOCK_RETRY_MS and tries again, the loop
+  // serving calls meanwhile, up to the connection's busy_timeout in all (then SQLITE_BUSY, as before).
+  const lockWaitMs = Number(db.pragma('busy_timeout', { simple: true }));
+  // Not prepared once: SQLite applies this pragma when it compiles the statement, not when it runs.
+  const noWait = () => db.pragma('busy_timeout = 0');
+  const mayWait = () => db.pragma(`busy_timeout = ${lockWaitMs}`);
+  let lockWaitSince: number | undefined;
 
   const runOne = db.transaction((job: Job) => job.run(db));
   const runBatch = db.transaction((jobs: Job[]) =>
@@ -69,21 +81,38 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
   );
 
   function drain(): void {
-    scheduled = false;
     const kinds = gatheredKinds;
     gatheredKinds = [];
+    // Their jobs are written below; with `scheduled` still set, queuing them starts no second,
+    // empty drain.
     for (const issue of kinds) issue();
+    scheduled = false;
     while (queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       let results: ReturnType<typeof runBatch>;
       try {
-        // IMMEDIATE takes the write lock up front, waiting (busy_timeout) while the ingest thread
-        // holds it. A deferred transaction that reads first cannot wait: once ingest commits
-        // meanwhile, its upgrade to a writer fails at once with SQLITE_BUSY.
-        results = wal ? wal.unsynced(() => runBatch.immediate(batch)) : runBatch.immediate(batch);
+        // IMMEDIATE takes the write lock up front (or fails at once, see `noWait`). A deferred
+        // transaction that reads first cannot wait: once ingest commits meanwhile, its upgrade to
+        // a writer fails with SQLITE_BUSY after its statements ran.
+        const commit = () => (wal ? wal.unsynced(() => runBatch.immediate(batch)) : runBatch.immediate(batch));
+        noWait();
+        try {
+          results = commit();
+        } finally {
+          mayWait();
+        }
+        lockWaitSince = undefined;
       } catch (error) {
-        // The commit itself failed (disk full, I/O error): nothing in the batch is durable.
+        const now = Date.now();
+        if ((error as { code?: unknown }).code === 'SQLITE_BUSY' && now - (lockWaitSince ??= now) < lockWaitMs) {
+          // BEGIN failed before any job ran: the batch goes back to the front of the queue.
+          queue = batch.concat(queue);
+          setTimeout(schedule, LOCK_RETRY_MS);
+          return;
+        }
+        lockWaitSince = undefined;
+        // The commit itself failed (disk full, I/O error, the lock held too long): nothing in the batch is durable.
         for (const job of batch) job.reject(error);
         continue;
       }

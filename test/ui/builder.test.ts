@@ -45,6 +45,12 @@ describe('Guided pipeline builder', () => {
     await dialog.getByLabel('Prompt text').getByText('Reply to: {question}').waitFor();
     await expect.poll(() => dialog.getByLabel('Variable question').inputValue()).toBe('question');
     await dialog.getByLabel("Use the prompt's model").uncheck();
+    // A built-in provider suggests the chat models its price table lists (no embedding models).
+    await dialog.getByLabel('Provider').selectOption('openai');
+    await dialog.getByText(/^\d+ priced openai models/).waitFor();
+    const suggested = await dialog.locator('datalist option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+    expect(suggested).toContain('gpt-4o-mini');
+    expect(suggested.filter((m) => m?.includes('embedding'))).toEqual([]);
     await dialog.getByLabel('Provider').selectOption('local-mock');
     await dialog.getByText('2 models from local-mock').waitFor();
     await dialog.getByLabel('Model name').fill('mock-chat');

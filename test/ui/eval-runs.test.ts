@@ -188,6 +188,12 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     await columnRow('says hello', 'hello prompt').getByText('within noise').waitFor();
     await columnRow('says hello', 'first (again)').getByText('no change').waitFor();
     await ui.screenshot('evaluations-compare-three');
+    // The comparison has the page's width: no pipeline list beside it, and three runs' column
+    // changes fit without scrolling sideways; "← Pipeline" brings the list back.
+    expect(await page.getByRole('listbox', { name: 'Pipelines' }).count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Column changes' }).evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+    await page.getByRole('button', { name: '← Pipeline' }).click();
+    await page.getByRole('listbox', { name: 'Pipelines' }).getByText('Greeting check').waitFor();
     expect(ui.problems).toEqual([]);
   });
 });

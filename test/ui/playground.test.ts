@@ -32,6 +32,13 @@ describe('Prompt page: Try it runs the version on a provider', () => {
     await page.getByLabel('Variable topic').fill('otters and rivers');
     expect(await page.getByLabel('Run provider').inputValue()).toBe('local-mock');
     expect(await page.getByLabel('Run model').inputValue()).toBe('mock-chat');
+    // The model field suggests the registered provider's models, and a built-in's priced ones.
+    const suggested = () => page.locator('form datalist option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+    await expect.poll(suggested).toEqual(['mock-chat', 'mock-embed']);
+    await page.getByLabel('Run provider').selectOption('openai');
+    await expect.poll(suggested).toContain('gpt-4o-mini');
+    await page.getByLabel('Run provider').selectOption('local-mock');
+    await expect.poll(suggested).toEqual(['mock-chat', 'mock-embed']);
     await page.getByLabel('Temperature').fill('0.9');
 
     mock.setLatency(400);

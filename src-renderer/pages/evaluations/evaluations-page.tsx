@@ -56,26 +56,30 @@ export function EvaluationsPage() {
           </div>
         </div>
       ) : (
-        <div className="split">
-          <div className="list" role="listbox" aria-label="Pipelines" onKeyDown={moveFocusInList}>
-            {items.map((p) => (
-              <div
-                key={p.id}
-                role="option"
-                tabIndex={0}
-                aria-selected={p === pipeline}
-                className={`list-item ${p === pipeline ? 'active' : ''}`}
-                onClick={() => setParams({ pipeline: String(p.id), run: null, compare: null }, { replace: false })}
-                onKeyDown={(e) => e.key === 'Enter' && setParams({ pipeline: String(p.id), run: null, compare: null }, { replace: false })}
-              >
-                <span className="title">{p.name}</span>
-                <span className="muted" style={{ fontSize: 12 }}>
-                  {countOf(p.column_count, 'column')} · {countOf(p.runs.length, 'run')}
-                  {p.runs[0]?.score != null ? ` · last score ${p.runs[0].score.toFixed(1)}` : ''}
-                </span>
-              </div>
-            ))}
-          </div>
+        // A comparison takes the page's whole width (beside the pipeline list, three runs' columns
+        // scrolled sideways at 1440 px); its "← Pipeline" leads back to the list.
+        <div className={compare && pipeline ? 'split split-full' : 'split'}>
+          {compare && pipeline ? null : (
+            <div className="list" role="listbox" aria-label="Pipelines" onKeyDown={moveFocusInList}>
+              {items.map((p) => (
+                <div
+                  key={p.id}
+                  role="option"
+                  tabIndex={0}
+                  aria-selected={p === pipeline}
+                  className={`list-item ${p === pipeline ? 'active' : ''}`}
+                  onClick={() => setParams({ pipeline: String(p.id), run: null, compare: null }, { replace: false })}
+                  onKeyDown={(e) => e.key === 'Enter' && setParams({ pipeline: String(p.id), run: null, compare: null }, { replace: false })}
+                >
+                  <span className="title">{p.name}</span>
+                  <span className="muted" style={{ fontSize: 12 }}>
+                    {countOf(p.column_count, 'column')} · {countOf(p.runs.length, 'run')}
+                    {p.runs[0]?.score != null ? ` · last score ${p.runs[0].score.toFixed(1)}` : ''}
+                  </span>
+                </div>
+              ))}
+            </div>
+          )}
           {pipeline ? (
             compare ? (
               <RunCompare key={`${pipeline.id}-${compare}`} pipeline={pipeline} ids={compare.split(',').map(Number)} />

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
 import { loadSession } from '../../api/session';
@@ -8,6 +8,7 @@ import type {
 } from '../../api/types';
 import { ChatView } from '../../components/chat-view';
 import { JsonView } from '../../components/json-view';
+import { useModelSuggestions } from '../../components/model-suggestions';
 import { templateVariables } from './template-text';
 import { IDLE, TryAnswer, type TryState } from './try-answer';
 
@@ -58,6 +59,8 @@ export function PromptTry({ templateId, name, version, onPublished }: { template
   const clients = useLoad((a, signal) => a<{ items: ProviderClientInfo[] }>('/api/public/v2/provider-clients', { signal }), []);
   const stored = useLoad((a, signal) => a<{ items: Provider[] }>('/api/public/v2/providers', { signal }), []);
   const providerNames = [...new Set([...(clients.data?.items ?? []).map((c) => c.id), ...(stored.data?.items ?? []).map((p) => p.name), provider])];
+  const suggestions = useModelSuggestions(provider, stored.data?.items);
+  const modelsId = useId();
 
   const original = draftOf(version);
   const edited = messages.length !== original.length || messages.some((m, i) => m.text !== original[i].text || m.role !== original[i].role);
@@ -178,7 +181,12 @@ export function PromptTry({ templateId, name, version, onPublished }: { template
           </label>
           <label className="grow">
             Model
-            <input aria-label="Run model" value={modelName} onChange={(e) => setModelName(e.target.value)} placeholder="gpt-4o-mini, llama3.2…" style={{ width: '100%' }} />
+            <input aria-label="Run model" list={modelsId} value={modelName} onChange={(e) => setModelName(e.target.value)} placeholder="gpt-4o-mini, llama3.2…" style={{ width: '100%' }} />
+            <datalist id={modelsId}>
+              {suggestions.models.map((m) => (
+                <option key={m} value={m} />
+              ))}
+            </datalist>
           </label>
           <label>
             Temperature

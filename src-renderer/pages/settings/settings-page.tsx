@@ -137,8 +137,7 @@ function DataSection() {
           </dd>
           <dt>Size</dt>
           <dd data-testid="db-size">
-            {fmtBytes(info.data.database_bytes)}
-            {info.data.wal_bytes ? <span className="muted"> + {fmtBytes(info.data.wal_bytes)} write-ahead log</span> : null}
+            {fmtBytes(info.data.database_bytes + info.data.wal_bytes)} <span className="muted">on disk (what holds it: Storage, below)</span>
           </dd>
           <dt>Version</dt>
           <dd>{info.data.version}</dd>

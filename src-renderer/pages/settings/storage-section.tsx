@@ -94,7 +94,7 @@ export function StorageSection() {
               {fmtBytes(total)}
               <span className="muted">
                 {' '}
-                (database {fmtBytes(data.db_bytes)}, write-ahead log {fmtBytes(data.wal_bytes)}
+                (database file {fmtBytes(data.db_bytes)}, write-ahead log {fmtBytes(data.wal_bytes)} of changes not yet copied into it
                 {data.free_bytes ? `, ${fmtBytes(data.free_bytes)} free inside` : ''})
               </span>
             </dd>

@@ -1,6 +1,7 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
-import { useApi, useLoad } from '../../../api/context';
-import type { Provider, ProviderClientInfo, ProviderTest } from '../../../api/types';
+import { useId, type ReactNode } from 'react';
+import { useLoad } from '../../../api/context';
+import type { Provider, ProviderClientInfo } from '../../../api/types';
+import { suggestionHint, useModelSuggestions } from '../../../components/model-suggestions';
 
 /** What every type's form receives: its configuration, the columns to its left, the server's field errors. */
 export interface FormProps<C> {
@@ -122,24 +123,6 @@ function useProviders() {
   }, []);
 }
 
-/** Models a registered provider lists (its connection test); built-ins list none without a stored provider. */
-function useModels(provider: Provider | undefined) {
-  const api = useApi();
-  const [models, setModels] = useState<string[]>([]);
-  useEffect(() => {
-    setModels([]);
-    if (!provider) return;
-    let live = true;
-    api<ProviderTest>(`/api/public/v2/providers/${provider.id}/test`, { method: 'POST' })
-      .then((r) => live && setModels(r.models ?? []))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [api, provider]);
-  return models;
-}
-
 /**
  * The model a column calls: provider (built-ins and registered providers), model with the
  * provider's own list as suggestions, temperature and max tokens. `inherit` names what an empty
@@ -150,8 +133,9 @@ export function EngineFields({ value, onChange, errors, inherit, at = 'engine', 
 }) {
   const providers = useProviders();
   const id = useId();
-  const stored = providers.data?.stored.find((p) => p.name === value?.provider);
-  const models = useModels(stored);
+  const suggestions = useModelSuggestions(value?.provider || undefined, providers.data?.stored, Boolean(embeddings));
+  const { models } = suggestions;
+  const hint = suggestionHint(suggestions, value?.provider);
   const params = value?.parameters ?? {};
   const set = (patch: Partial<EngineValue>) => onChange({ provider: value?.provider ?? '', model: value?.model ?? '', ...value, ...patch });
   const setParam = (key: string, v: number | undefined) => {
@@ -199,7 +183,7 @@ export function EngineFields({ value, onChange, errors, inherit, at = 'engine', 
                 <option key={m} value={m} />
               ))}
             </datalist>
-            {models.length ? <Hint>{models.length} models from {value?.provider}</Hint> : null}
+            {hint ? <Hint>{hint}</Hint> : null}
             <FieldError errors={errors} at={`${at}.model`} />
           </label>
           {embeddings ? null : (
