@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase, openDatabase } from '../src-server/store/db';
 import { createRequestStore, type NewRequest } from '../src-server/store/requests';
-import { configureTextIndexWrites, createTextQueue, searchText } from '../src-server/store/text-index';
+import { configureTextIndexWrites, createTextQueue, MERGE_PER_CHUNK, MERGE_STEP, searchText } from '../src-server/store/text-index';
 import { createWorkspaceStore } from '../src-server/store/workspaces';
 import { logRecord } from './support/corpus';
 import { cachedRequests } from './support/seed';
@@ -18,6 +18,8 @@ import { cachedRequests } from './support/seed';
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 35);
 const DB_ROWS = Number(process.env.BENCH_DB_ROWS ?? 0);
+const MERGE_PAGES = Number(process.env.BENCH_MERGE_PAGES ?? MERGE_STEP);
+const MERGE_BUDGET = Number(process.env.BENCH_MERGE_BUDGET ?? MERGE_PER_CHUNK);
 const CHUNKS = (process.env.BENCH_CHUNKS ?? 'inline,100,200,400').split(',');
 
 function row(i: number): NewRequest {
@@ -54,7 +56,9 @@ for (const chunk of CHUNKS) {
   if (!seeded) createWorkspaceStore(db).insertWorkspace('Default', Date.now());
   configureTextIndexWrites(db);
   if (process.env.BENCH_NO_CHECKPOINT) db.pragma('wal_autocheckpoint = 0');
+  for (const name of (process.env.BENCH_DROP ?? '').split(',').filter(Boolean)) db.exec(`DROP INDEX ${name}`);
   if (process.env.BENCH_CRISIS) db.exec(`INSERT INTO requests_fts (requests_fts, rank) VALUES ('crisismerge', ${Number(process.env.BENCH_CRISIS)})`);
+  if (process.env.BENCH_USERMERGE) db.exec(`INSERT INTO requests_fts (requests_fts, rank) VALUES ('usermerge', ${Number(process.env.BENCH_USERMERGE)})`);
   if (process.env.BENCH_AUTOMERGE) db.exec(`INSERT INTO requests_fts (requests_fts, rank) VALUES ('automerge', ${Number(process.env.BENCH_AUTOMERGE)})`);
   const queue = createTextQueue(db);
   let staged: Array<[number, string]> = [];
@@ -70,6 +74,7 @@ for (const chunk of CHUNKS) {
   const size = Number(chunk);
   const batches: number[] = [];
   const chunks: number[] = [];
+  const merges: number[] = [];
   const started = process.cpuUsage();
   for (let i = 0; i < ROWS; i += BATCH) {
     const b = performance.now();
@@ -81,11 +86,21 @@ for (const chunk of CHUNKS) {
       const t = performance.now();
       queue.indexSome(size);
       chunks.push(performance.now() - t);
+      // FTS5's merging, in steps of BENCH_MERGE_PAGES up to BENCH_MERGE_BUDGET per chunk, as the
+      // ingest thread does between batches (0: none, for a base whose writes merge themselves).
+      for (let budget = MERGE_BUDGET; MERGE_PAGES > 0 && budget > 0; budget -= MERGE_PAGES) {
+        const m = performance.now();
+        const worked = queue.mergeSome(MERGE_PAGES);
+        merges.push(performance.now() - m);
+        if (!worked) break;
+      }
     }
   }
   const cpu = process.cpuUsage(started);
+  const frames = db.pragma('wal_checkpoint(NOOP)', { simple: false }) as Array<{ log: number }>;
+  console.log(`user ${(cpu.user / ROWS).toFixed(0)} sys ${(cpu.system / ROWS).toFixed(0)} µs per row; WAL frames per row ${(frames[0].log / ROWS).toFixed(2)}`);
   console.log(`${inline ? 'text inline' : none ? 'text not indexed' : `text in chunks of ${size}`}: ${((cpu.user + cpu.system) / ROWS).toFixed(0)} µs CPU per row` +
-    `; batch ms ${spread(batches)}` + (inline || none ? '' : `; chunk ms ${spread(chunks)}`) + ` (${ROWS} rows in ${BATCH}-row transactions, ${DB_ROWS} before)`);
+    `; batch ms ${spread(batches)}` + (inline || none ? '' : `; chunk ms ${spread(chunks)}`) + (merges.length ? `; ${merges.length} merge steps ms ${spread(merges)}` : '') + ` (${ROWS} rows in ${BATCH}-row transactions, ${DB_ROWS} before)`);
   closeDatabase(db);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -52,8 +52,8 @@ describe('a burst of logged requests', () => {
     expect(starts).toEqual(['2026-11-02T12:59:00.000Z', '2026-11-02T12:57:00.000Z', '2026-11-02T12:55:00.000Z']);
   });
 
-  it('writes the text index with FTS5 automerge 16 (set by the ingest thread when it opens)', () => {
-    const row = t.server.db.prepare("SELECT v FROM requests_fts_config WHERE k = 'automerge'").get() as { v: number };
-    expect(row.v).toBe(16);
+  it('writes the text index with FTS5 merging left to the ingest thread (automerge 0, usermerge 16, crisismerge 64: set when it opens)', () => {
+    const rows = t.server.db.prepare("SELECT k, v FROM requests_fts_config WHERE k IN ('automerge', 'usermerge', 'crisismerge') ORDER BY k").all();
+    expect(rows).toEqual([{ k: 'automerge', v: 0 }, { k: 'crisismerge', v: 64 }, { k: 'usermerge', v: 16 }]);
   });
 });

@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { closeDatabase, openDatabase } from './db';
 import { createRequestStore, type NewRequest, type Tally } from './requests';
 import { createSpanStore, type SpanWrite } from './spans';
-import { configureTextIndexWrites, createTextQueue } from './text-index';
+import { configureTextIndexWrites, createTextQueue, MERGE_PER_CHUNK, MERGE_STEP } from './text-index';
 import { walSync } from './writer';
 
 /** `index`: answered once every request acknowledged before it is in the text index (see `indexText`). */
@@ -120,9 +120,23 @@ function acknowledge(results: IngestResult[]): void {
  */
 function indexText(limit: number): number {
   try {
-    return textQueue.indexSome(limit, (work) => (wal ? wal.unsynced(work) : work()));
+    const indexed = textQueue.indexSome(limit, (work) => (wal ? wal.unsynced(work) : work()));
+    if (indexed > 0) mergeOwed = Math.min(mergeOwed + MERGE_PER_CHUNK, 4 * MERGE_PER_CHUNK);
+    return indexed;
   } catch {
     return 0;
+  }
+}
+
+/** Pages of merging owed (MERGE_PER_CHUNK); zero once a step finds nothing to merge. */
+let mergeOwed = 0;
+
+/** One merge step. Not synced, like a text chunk: a lost merge leaves the segments unmerged. */
+function mergeText(): void {
+  try {
+    mergeOwed = textQueue.mergeSome(MERGE_STEP, (work) => (wal ? wal.unsynced(work) : work())) ? Math.max(0, mergeOwed - MERGE_STEP) : 0;
+  } catch {
+    mergeOwed = 0;
   }
 }
 
@@ -170,12 +184,12 @@ let textTimer: NodeJS.Timeout | undefined;
 let idleStepScheduled = false;
 
 /**
- * Between batches: a checkpoint once one is due; a text chunk once a full one waits, or whatever
- * waits TEXT_WAIT_MS after the first of it. One step per turn of the event loop, so a batch that
- * arrives meanwhile is written before the next step.
+ * Between batches: a checkpoint once one is due; a step of the text index's merging while one is
+ * owed; a text chunk once a full one waits, or whatever waits TEXT_WAIT_MS after the first of it.
+ * One step per turn of the event loop, so a batch that arrives meanwhile is written before the next.
  */
 function scheduleIdleWork(): void {
-  if (checkpointDue()) {
+  if (checkpointDue() || mergeOwed > 0) {
     if (idleStepScheduled) return;
     idleStepScheduled = true;
     setImmediate(idleStep);
@@ -209,6 +223,8 @@ function idleStep(): void {
   if (checkpointDue()) {
     checkpoint();
     checkpointTried = true;
+  } else if (mergeOwed > 0) {
+    mergeText();
   } else {
     indexText(TEXT_CHUNK);
     textDue = false;
@@ -246,7 +262,11 @@ function drain(): void {
     checkpointTried = false;
     acknowledge(results);
     // Indexing fell behind (ingest faster than it for a while): a chunk now, so the list stays bounded.
-    if (textQueue.size > TEXT_BACKLOG) indexText(TEXT_CHUNK);
+    // With it a merge step, or with no idle time the segments would pile up to CRISISMERGE.
+    if (textQueue.size > TEXT_BACKLOG) {
+      indexText(TEXT_CHUNK);
+      if (mergeOwed > 0) mergeText();
+    }
     if (uncopiedFrames() >= 4 * CHECKPOINT_FRAMES) checkpoint();
   }
   if (indexWaiters.length > 0) {

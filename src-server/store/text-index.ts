@@ -64,9 +64,17 @@ function bigrams(run: string): string[] {
   return out;
 }
 
+/**
+ * Runs of code units from U+2E80 up: every Chinese/Japanese character is one of them (astral Han as
+ * surrogates), so CJK_RUN is only tried inside these runs, with the same result. Tried at every
+ * position of the text, its Unicode-property classes made indexDocument ~24 µs of the ingest
+ * thread per ~1.5 KB corpus.ts request; now ~8 µs (docs/performance.md).
+ */
+const HIGH_RUN = /[\u2e80-\uffff]+/g;
+
 /** The text as the index stores it: words as they are, Chinese/Japanese runs as character pairs. */
 export function indexDocument(text: string): string {
-  return text.normalize('NFC').replace(CJK_RUN, (run) => ` ${bigrams(run).join(' ')} `);
+  return text.normalize('NFC').replace(HIGH_RUN, (high) => high.replace(CJK_RUN, (run) => ` ${bigrams(run).join(' ')} `));
 }
 
 /** How a `q` is answered: an FTS5 query, substrings to confirm in the stored text, terms with no
@@ -123,21 +131,35 @@ export function registerTextFunctions(db: Db): void {
 }
 
 /**
- * FTS5 merges its segments in the background of writes: once `automerge` segments of a level
- * exist, it merges them into one of the next level. Every ingest batch commits a small segment,
- * so with FTS5's default of 4 each request's tokens were rewritten through a merge at every level
- * — on a database of 1,000,000 requests the text index cost ~580 µs of the ingest thread per row
- * at 50-row batches. At 16, each level merges a quarter as often: 766 → 601 µs per row for the
- * whole insert there (docs/performance.md), with text-search times unchanged within noise (up to
- * ~15 segments per level to read instead of ~3; a query seeks each once).
+ * FTS5 merges its segments as it writes: once `automerge` segments of a level exist, it merges them
+ * into one of the next level, a slice of that work in each transaction that writes a segment. At
+ * 16 (not FTS5's default 4, which rewrote each request's tokens at every level: 766 → 601 µs per
+ * row on 1,000,000 requests) a slice could still hold the write lock for ~300–500 ms there
+ * (docs/performance.md), and an ingest batch arriving meanwhile waited for it. So writes merge
+ * nothing themselves (`automerge` 0): the ingest thread merges between batches, in steps of
+ * MERGE_STEP pages (`createTextQueue` `mergeSome`), levels of USERMERGE segments as before, and a
+ * level reaching CRISISMERGE (writers that are not the ingest thread, or merges falling behind) is
+ * merged whole by the write that gets it there, as FTS5 does.
  */
-const AUTOMERGE = 16;
+const USERMERGE = 16;
+const CRISISMERGE = 64;
+/** Leaf pages (~4 KB each) merged per step: measured 8.4–21.8 ms of write lock at most on 1,000,000 requests. */
+export const MERGE_STEP = 32;
+/**
+ * Pages of merging owed per text chunk written, done in MERGE_STEP steps between batches. 128 kept
+ * up with 200-request chunks on 1,000,000 requests (the steps found nothing left to merge before
+ * it ran out) at a longest step of 8.4–21.8 ms, where FTS5's own merging inside a chunk held the
+ * lock up to ~290–390 ms.
+ */
+export const MERGE_PER_CHUNK = 128;
 
 /** The index's merge policy, set by the ingest thread (its writer) when it opens; stored in the
- * index's own config, so every connection writes with it. Writes only if it differs. */
+ * index's own config, so every connection writes with it. Writes only what differs. */
 export function configureTextIndexWrites(db: Db): void {
-  const current = db.prepare<[], { v: number }>("SELECT v FROM requests_fts_config WHERE k = 'automerge'").get();
-  if (current?.v !== AUTOMERGE) db.exec(`INSERT INTO requests_fts (requests_fts, rank) VALUES ('automerge', ${AUTOMERGE})`);
+  const config = db.prepare<[string], { v: number }>('SELECT v FROM requests_fts_config WHERE k = ?');
+  for (const [key, value] of [['automerge', 0], ['usermerge', USERMERGE], ['crisismerge', CRISISMERGE]] as const) {
+    if (config.get(key)?.v !== value) db.exec(`INSERT INTO requests_fts (requests_fts, rank) VALUES ('${key}', ${value})`);
+  }
 }
 
 export function createTextIndex(db: Db) {
@@ -214,6 +236,8 @@ export function createTextQueue(db: Db) {
   const leftovers = db.prepare<[], { id: number; input: string | null; output: string | null }>(
     'SELECT u.id AS id, r.input AS input, r.output AS output FROM text_unindexed u LEFT JOIN requests r ON r.id = u.id ORDER BY u.id',
   );
+  const merge = db.prepare<[number]>("INSERT INTO requests_fts (requests_fts, rank) VALUES ('merge', ?)");
+  const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
   const pending = new Map<number, string>();
   const add = (id: number, body: string) => {
     pending.delete(id);
@@ -243,6 +267,16 @@ export function createTextQueue(db: Db) {
       commit(() => write(entries));
       for (const [id] of entries) pending.delete(id);
       return entries.length;
+    },
+    /**
+     * Up to `pages` leaf pages of merging where a level holds USERMERGE segments or a merge is under
+     * way, in one transaction (`commit` as for indexSome: a lost merge leaves the segments as they
+     * were). False when there was nothing to merge (FTS5 then changes fewer than two rows).
+     */
+    mergeSome(pages: number, commit: (work: () => void) => void = (work) => work()): boolean {
+      const before = totalChanges.get()!;
+      commit(() => merge.run(pages));
+      return totalChanges.get()! - before >= 2;
     },
     /** Queues what a previous run left unindexed (a crash, a failed index write), from the stored JSON. */
     recover(): number {
