@@ -37,6 +37,6 @@ export function useModelSuggestions(provider: string | undefined, registered: Pr
 /** The hint under a model field that has suggestions. */
 export function suggestionHint({ models, from }: ModelSuggestions, provider: string | undefined): string | null {
   if (from === 'provider') return `${models.length} models from ${provider}`;
-  if (from === 'prices') return `${models.length} priced ${provider} models (Settings → Prices); any other name works too`;
+  if (from === 'prices') return `${models.length} models from the price table; any name works`;
   return null;
 }

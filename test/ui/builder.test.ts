@@ -47,7 +47,7 @@ describe('Guided pipeline builder', () => {
     await dialog.getByLabel("Use the prompt's model").uncheck();
     // A built-in provider suggests the chat models its price table lists (no embedding models).
     await dialog.getByLabel('Provider').selectOption('openai');
-    await dialog.getByText(/^\d+ priced openai models/).waitFor();
+    await dialog.getByText(/^\d+ models from the price table/).waitFor();
     const suggested = await dialog.locator('datalist option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
     expect(suggested).toContain('gpt-4o-mini');
     expect(suggested.filter((m) => m?.includes('embedding'))).toEqual([]);
