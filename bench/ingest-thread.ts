@@ -9,11 +9,10 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDatabase, openDatabase } from '../src-server/store/db';
-import { createRequestStore, type NewRequest } from '../src-server/store/requests';
-import { configureTextIndexWrites, createTextQueue, MERGE_PER_CHUNK, MERGE_STEP, searchText } from '../src-server/store/text-index';
+import { createRequestStore } from '../src-server/store/requests';
+import { configureTextIndexWrites, createTextQueue, MERGE_PER_CHUNK, MERGE_STEP } from '../src-server/store/text-index';
 import { createWorkspaceStore } from '../src-server/store/workspaces';
-import { logRecord } from './support/corpus';
-import { cachedRequests } from './support/seed';
+import { cachedRequests, corpusRequest } from './support/seed';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 35);
@@ -22,22 +21,6 @@ const MERGE_PAGES = Number(process.env.BENCH_MERGE_PAGES ?? MERGE_STEP);
 const MERGE_BUDGET = Number(process.env.BENCH_MERGE_BUDGET ?? MERGE_PER_CHUNK);
 const CHUNKS = (process.env.BENCH_CHUNKS ?? 'inline,100,200,400').split(',');
 
-function row(i: number): NewRequest {
-  const r = logRecord(i, Date.UTC(2026, 10, 1) + i * 10);
-  return {
-    workspace_id: 1, provider: r.provider, model: r.model,
-    input: JSON.stringify(r.input), output: JSON.stringify(r.output),
-    request_start_time: r.start, request_end_time: r.end, latency_ms: r.latency,
-    parameters: JSON.stringify(r.parameters), tags: r.tags, metadata: r.metadata,
-    scores: r.score === null ? {} : { default: r.score },
-    prompt_id: null, prompt_name: null, prompt_version_number: null, prompt_version_id: null,
-    prompt_input_variables: '{}', input_tokens: r.inputTokens, output_tokens: r.outputTokens, price: r.price, price_source: 'client',
-    function_name: 'openai.chat.completions.create', status: r.status, error_type: null, error_message: null,
-    span_id: null, trace_id: null, api_type: 'chat-completions', group_id: null, created_at: r.end,
-    searchText: searchText(r.input, r.output),
-  };
-}
-
 /** p50 / p99 / max of wall times, ms. */
 function spread(times: number[]): string {
   const sorted = [...times].sort((a, b) => a - b);
@@ -45,7 +28,7 @@ function spread(times: number[]): string {
   return `p50 ${at(0.5)} p99 ${at(0.99)} max ${sorted.at(-1)!.toFixed(1)}`;
 }
 
-const rows = Array.from({ length: ROWS }, (_, i) => row(5_000_000 + i));
+const rows = Array.from({ length: ROWS }, (_, i) => corpusRequest(5_000_000 + i, Date.UTC(2026, 10, 1) + (5_000_000 + i) * 10));
 const seeded = DB_ROWS > 0 ? cachedRequests(DB_ROWS) : undefined;
 
 for (const chunk of CHUNKS) {

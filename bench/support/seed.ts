@@ -6,7 +6,7 @@ import { hashKey } from '../../src-server/services/auth';
 import { searchText } from '../../src-server/store/text-index';
 import { closeDatabase, openDatabase } from '../../src-server/store/db';
 import { latencyBucket } from '../../src-server/store/request-stats';
-import { createRequestStore } from '../../src-server/store/requests';
+import { createRequestStore, type NewRequest } from '../../src-server/store/requests';
 import { BLOCK_BITS } from '../../src-server/store/text-index';
 import { createWorkspaceStore } from '../../src-server/store/workspaces';
 import { migrations } from '../../src-server/store/migrations';
@@ -18,6 +18,23 @@ const DAY = 86_400_000;
 /** The seeded log spans the 90 days before this instant. */
 export const SEED_END = Date.UTC(2026, 10, 1);
 export const SEED_START = SEED_END - 90 * DAY;
+
+/** Corpus request `i`, started at `startMs`, as the store's insert takes it (what POST /log-request makes of it). */
+export function corpusRequest(i: number, startMs: number): NewRequest {
+  const r = logRecord(i, startMs);
+  return {
+    workspace_id: 1, provider: r.provider, model: r.model,
+    input: JSON.stringify(r.input), output: JSON.stringify(r.output),
+    request_start_time: r.start, request_end_time: r.end, latency_ms: r.latency,
+    parameters: JSON.stringify(r.parameters), tags: r.tags, metadata: r.metadata,
+    scores: r.score === null ? {} : { default: r.score },
+    prompt_id: null, prompt_name: null, prompt_version_number: null, prompt_version_id: null,
+    prompt_input_variables: '{}', input_tokens: r.inputTokens, output_tokens: r.outputTokens, price: r.price, price_source: 'client',
+    function_name: 'openai.chat.completions.create', status: r.status, error_type: null, error_message: null,
+    span_id: null, trace_id: null, api_type: 'chat-completions', group_id: null, created_at: r.end,
+    searchText: searchText(r.input, r.output),
+  };
+}
 
 /**
  * Seeds `rows` requests into `<dir>/promptledger.db` through the store's own insert path (the code
@@ -34,20 +51,7 @@ export function seedRequests(dir: string, rows: number, progress: (line: string)
   const store = createRequestStore(db);
   const batch = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
-      const r = logRecord(i, SEED_START + Math.floor(((SEED_END - SEED_START) * i) / rows));
-      store.insert({
-        workspace_id: 1, provider: r.provider, model: r.model,
-        input: JSON.stringify(r.input), output: JSON.stringify(r.output),
-        request_start_time: r.start, request_end_time: r.end, latency_ms: r.latency,
-        parameters: JSON.stringify(r.parameters), tags: r.tags, metadata: r.metadata,
-        scores: r.score === null ? {} : { default: r.score },
-        prompt_id: null, prompt_name: null, prompt_version_number: null, prompt_version_id: null,
-        prompt_input_variables: '{}', input_tokens: r.inputTokens, output_tokens: r.outputTokens, price: r.price, price_source: 'client',
-        function_name: 'openai.chat.completions.create', status: r.status, error_type: null, error_message: null,
-        span_id: null, trace_id: null,
-        api_type: 'chat-completions', group_id: null, created_at: r.end,
-        searchText: searchText(r.input, r.output),
-      });
+      store.insert(corpusRequest(i, SEED_START + Math.floor(((SEED_END - SEED_START) * i) / rows)));
     }
   });
   const t0 = performance.now();
