@@ -30,7 +30,6 @@ const BASE64_CHARS = /^[A-Za-z0-9+/=_-]*$/;
 const malformed = (msg: string) =>
   new AppError('invalid_input', `Invalid request body: Malformed JSON: ${msg}`, [{ loc: ['body'], msg: `Malformed JSON: ${msg}`, type: 'json_invalid' }]);
 
-
 /**
  * Reads a JSON object body whose `fileField` holds a base64 file, without ever holding the body:
  * the base64 text is decoded as it arrives and written to `path`; the other fields are small and
