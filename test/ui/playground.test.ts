@@ -74,6 +74,8 @@ describe('Prompt page: Try it runs the version on a provider', () => {
     expect(v2).toMatchObject({ version: 2, commit_message: 'One-word summary', metadata: { model: { provider: 'local-mock', name: 'mock-chat', parameters: { temperature: 0.9, max_tokens: 100 } } } });
     expect(v2.prompt_template.messages[1].content[0].text).toBe('Summarise {topic} in a word');
     await page.getByRole('button', { name: 'Run v2' }).waitFor();
+    // The provider's model list was asked for once, though the panel mounted again for v2.
+    expect(mock.calls.filter((c) => c.path.endsWith('/models'))).toHaveLength(1);
 
     // A provider failure shows the provider's message and links the logged ERROR request.
     mock.failNext(1, 400);
