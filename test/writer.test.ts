@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { closeDatabase, openDatabase, type Db } from '../src-server/store/db';
-import { createWriter } from '../src-server/store/writer';
+import { createWriter, walSync } from '../src-server/store/writer';
 import { openSqlite } from '../src-server/store/sqlite';
 import { tempDir } from './support/server';
 
@@ -138,4 +138,26 @@ test('a batch that finds the write lock taken waits with the event loop running,
   }
   expect(db.prepare('SELECT text FROM notes ORDER BY id').pluck().all()).toEqual(['other', 'mine']);
   expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+});
+
+test('syncNow answers, once each, the callers of the running sync and those waiting for the next, before it returns', async () => {
+  const { db } = fileDb();
+  const wal = walSync(db)!;
+  const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+  const answers: string[] = [];
+  wal.unsynced(() => insert.run('first'));
+  wal.afterSync((error) => answers.push(`first ${error ?? 'ok'}`)); // starts a sync in libuv's pool
+  wal.unsynced(() => insert.run('second'));
+  wal.afterSync((error) => answers.push(`second ${error ?? 'ok'}`)); // waits for the next sync
+  expect(wal.idle()).toBe(false);
+  // The ingest thread calls this before a long step, so neither answer waits for that step.
+  wal.syncNow();
+  expect(answers).toEqual(['first ok', 'second ok']);
+  // The sync that was running ends later and answers nobody twice.
+  await new Promise<void>((resolve) => wal.onIdle(resolve));
+  expect(answers).toEqual(['first ok', 'second ok']);
+  expect(wal.idle()).toBe(true);
+  // Nothing waiting: no sync at all.
+  wal.syncNow();
+  expect(answers).toHaveLength(2);
 });

@@ -220,6 +220,8 @@ function idleStep(): void {
   if (shutting) return;
   // A batch is waiting: it goes first (drain schedules the text again when done).
   if (queue.length > 0 || scheduled) return;
+  // What waits for a sync is answered first, not after this step (see walSync's syncNow).
+  wal?.syncNow();
   if (checkpointDue()) {
     checkpoint();
     checkpointTried = true;
@@ -264,10 +266,14 @@ function drain(): void {
     // Indexing fell behind (ingest faster than it for a while): a chunk now, so the list stays bounded.
     // With it a merge step, or with no idle time the segments would pile up to CRISISMERGE.
     if (textQueue.size > TEXT_BACKLOG) {
+      wal?.syncNow();
       indexText(TEXT_CHUNK);
       if (mergeOwed > 0) mergeText();
     }
-    if (uncopiedFrames() >= 4 * CHECKPOINT_FRAMES) checkpoint();
+    if (uncopiedFrames() >= 4 * CHECKPOINT_FRAMES) {
+      wal?.syncNow();
+      checkpoint();
+    }
   }
   if (indexWaiters.length > 0) {
     // A text search waits for this: every request acknowledged before it asked is indexed now.

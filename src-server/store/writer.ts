@@ -1,4 +1,4 @@
-import { close, fdatasync, open } from 'node:fs';
+import { close, closeSync, fdatasync, fdatasyncSync, open, openSync } from 'node:fs';
 import type { Db } from './db';
 
 type Job = {
@@ -206,17 +206,20 @@ export function walSync(db: Db) {
   const full = db.prepare('PRAGMA synchronous = FULL');
   let syncing = false;
   let waiting: Array<(error?: unknown) => void> = [];
+  /** The callers the running sync will answer; emptied if `syncNow` answers them first. */
+  let inFlight: Array<(error?: unknown) => void> = [];
   let onIdle = () => {};
 
   // One sync at a time; callers that commit while it runs wait for the next one, which starts
   // after their commit and so covers it.
   function start(): void {
-    const callers = waiting;
+    const callers = (inFlight = waiting);
     waiting = [];
     syncing = true;
     const done = (error: unknown) => {
       syncing = false;
-      for (const settle of callers) settle(error ?? undefined);
+      const settled = callers.splice(0);
+      for (const settle of settled) settle(error ?? undefined);
       if (waiting.length > 0) start();
       else onIdle();
     };
@@ -240,6 +243,28 @@ export function walSync(db: Db) {
     afterSync(settle: (error?: unknown) => void): void {
       waiting.push(settle);
       if (!syncing) start();
+    },
+    /**
+     * Syncs here and now, and answers every caller waiting for a sync, the running one's too.
+     * Before a long step on this thread (a text chunk, a checkpoint): their answers would
+     * otherwise wait for it, the running sync's callback being queued behind it.
+     */
+    syncNow(): void {
+      const callers = [...inFlight.splice(0), ...waiting];
+      waiting = [];
+      if (callers.length === 0) return;
+      let failure: unknown;
+      try {
+        const fd = openSync(file, 'r+');
+        try {
+          fdatasyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+      } catch (error) {
+        failure = error;
+      }
+      for (const settle of callers) settle(failure);
     },
     idle: () => !syncing && waiting.length === 0,
     onIdle(wake: () => void): void {
