@@ -20,7 +20,9 @@ export function migrate(db: Db, list: readonly Migration[] = migrations): string
   registerTextFunctions(db);
   const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
   const ran: string[] = [];
-  for (const migration of [...list].sort((a, b) => a.id.localeCompare(b.id))) {
+  // Code-unit order, not localeCompare: the ids are ASCII, and the first localeCompare in a process
+  // sets up ICU's collator, ~6–17 ms of every start (CPU profile of a start on an existing file).
+  for (const migration of [...list].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     if (applied.has(migration.id)) continue;
     db.transaction(() => {
       db.exec(migration.sql);
