@@ -34,6 +34,8 @@ describe('Review queue', () => {
     await expect.poll(() => progress.textContent()).toBe('1 of 3');
     // Newest first: Peru, Spain, France (Italy is already scored, Chad is not prod).
     await page.getByText('Capital of Peru?').waitFor();
+    // Each filter says what it is, with its value filled in.
+    expect(await page.getByRole('form', { name: 'Queue filters' }).locator('label').evaluateAll((labels) => labels.map((l) => (l as HTMLElement).innerText.split('\n')[0]))).toEqual(['Tags', 'Model', 'Show', 'Score name']);
     await ui.screenshot('review-queue');
 
     await page.keyboard.press('4');

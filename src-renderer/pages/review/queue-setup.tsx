@@ -28,7 +28,7 @@ export function QueueSetup({ params, scoreName }: { params: URLSearchParams; sco
     });
   return (
     <form
-      className="filters"
+      className="filters labelled"
       aria-label="Queue filters"
       onSubmit={(e) => {
         e.preventDefault();
@@ -36,15 +36,15 @@ export function QueueSetup({ params, scoreName }: { params: URLSearchParams; sco
       }}
     >
       <label>
-        <span className="sr-only">Tags</span>
-        <input aria-label="Queue tags" placeholder="tags, comma separated" value={tags} onChange={(e) => setTags(e.target.value)} style={{ width: 180 }} />
+        <span className="inline-label">Tags</span>
+        <input aria-label="Queue tags" placeholder="any, or a, b" value={tags} onChange={(e) => setTags(e.target.value)} style={{ width: 180 }} />
       </label>
       <label>
-        <span className="sr-only">Model</span>
+        <span className="inline-label">Model</span>
         <input aria-label="Queue model" placeholder="any model" value={model} onChange={(e) => setModel(e.target.value)} style={{ width: 140 }} />
       </label>
       <label>
-        <span className="sr-only">Which requests</span>
+        <span className="inline-label">Show</span>
         <select aria-label="Which requests" value={params.get('scored') ?? 'false'} onChange={(e) => setParams({ scored: e.target.value === 'false' ? null : e.target.value })}>
           <option value="false">Not yet scored</option>
           <option value="true">Already scored</option>
@@ -52,8 +52,8 @@ export function QueueSetup({ params, scoreName }: { params: URLSearchParams; sco
         </select>
       </label>
       <label>
-        <span className="sr-only">Score name</span>
-        <input aria-label="Queue score name" placeholder="score name (default)" value={name} maxLength={255} onChange={(e) => setName(e.target.value)} style={{ width: 160 }} />
+        <span className="inline-label">Score name</span>
+        <input aria-label="Queue score name" placeholder="default" value={name} maxLength={255} onChange={(e) => setName(e.target.value)} style={{ width: 160 }} />
       </label>
       <button type="submit">Apply</button>
       <span className="muted">
