@@ -174,6 +174,11 @@ function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSe
   const now = options.now ?? Date.now;
   const writer = createWriter(db);
   const ingest = createIngest(dataFiles(options.dataDir).database);
+  // The ingest thread copies the WAL into the database file for every connection (ingest-worker.ts,
+  // `checkpoint`): SQLite's automatic checkpoint would run inside whichever of this connection's
+  // commits crossed 1,000 frames, 16 MB copied and synced on the event loop (an evaluation's cells,
+  // a dataset import's publish: 50–300 ms in which no request is answered).
+  db.pragma('wal_autocheckpoint = 0');
   const auth = createAuthService({ store: createWorkspaceStore(db), sessionSecret, now });
 
   const env = options.env ?? process.env;

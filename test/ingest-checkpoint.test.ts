@@ -43,6 +43,25 @@ describe('WAL checkpoints under ingest', () => {
     expect((await t.api('/api/public/v2/requests?tags=r15')).body.items).toHaveLength(50);
   });
 
+  it('copies what the main connection wrote (a dataset import) with no request logged after it', async () => {
+    // ~19 MB of CSV: its rows alone are well past 1,000 frames of 16 KiB.
+    const lines = ['id,question,answer'];
+    for (let i = 0; i < 40_000; i++) lines.push(`${i},"Question ${i}: ${'what the main connection writes '.repeat(6)}","Answer ${i}: ${'and the ingest thread copies '.repeat(6)}"`);
+    const file = Buffer.from(`${lines.join('\n')}\n`);
+    const group = (await t.api('/api/public/v2/dataset-groups', { body: { name: 'checkpointed' } })).body.dataset_group;
+    const started = wal();
+    const imported = await t.api('/api/public/v2/dataset-versions/from-file', {
+      body: { dataset_group_id: group.id, file_name: 'big.csv', file_content_base64: file.toString('base64') },
+    });
+    expect(imported.status).toBe(201);
+    expect((await t.api(`/api/public/v2/datasets/${imported.body.dataset_id}`)).body.dataset.row_count).toBe(40_000);
+    // The import itself went past the threshold (or the WAL restarted, having been copied meanwhile).
+    const after = wal();
+    expect(after.log < started.log || after.log - started.log >= CHECKPOINT_FRAMES).toBe(true);
+    // Nothing logged since: the ingest thread, looking at the WAL on its own, copies it.
+    await expect.poll(() => wal().log - wal().checkpointed, { timeout: 10_000 }).toBeLessThan(CHECKPOINT_FRAMES);
+  });
+
   it('does not retry a checkpoint a reader holds back until more is written', async () => {
     // A reader's snapshot keeps every frame written after it from being copied.
     const reader = openSqlite(dataFiles(t.dataDir).database);

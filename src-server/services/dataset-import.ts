@@ -28,7 +28,6 @@ export interface PublishedVersion {
 export async function publishRows({ store, writer, now }: DatasetImportDeps, groupId: number, source: RowSource): Promise<PublishedVersion> {
   const pendingId = await writer.write(() => store.createPending(groupId, now()));
   let count = 0;
-  store.beginBulk();
   try {
     const batch = new RowBatch();
     // Not durable: the rows are invisible until `publish`, whose durable commit's WAL sync covers
@@ -51,10 +50,6 @@ export async function publishRows({ store, writer, now }: DatasetImportDeps, gro
   } catch (error) {
     await writer.write(() => store.remove(pendingId));
     throw error;
-  } finally {
-    store.endBulk();
-    // After the answer: the WAL the import grew is copied into the database file in one go.
-    setImmediate(() => store.checkpoint());
   }
 }
 

@@ -127,8 +127,6 @@ export function createDatasetStore(db: Db) {
     `INSERT INTO dataset_rows (dataset_id, row_index, data) VALUES ${Array.from({ length: ROWS_PER_INSERT }, () => '(?, ?, CAST(? AS TEXT))').join(', ')}`,
   );
   const cacheSize = db.pragma('cache_size', { simple: true }) as number;
-  const autoCheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-  let bulkWrites = 0;
   const copyRows = db.prepare(
     'INSERT INTO dataset_rows (dataset_id, row_index, data) SELECT ?, row_index, data FROM dataset_rows WHERE dataset_id = ? ORDER BY row_index',
   );
@@ -291,29 +289,6 @@ export function createDatasetStore(db: Db) {
         for (; i < count; i++) insertPackedRow.run(datasetId, startIndex + i, bytes.subarray(i === 0 ? 0 : ends[i - 1], ends[i]));
       } finally {
         db.pragma(`cache_size = ${cacheSize}`);
-      }
-    },
-
-    /**
-     * While an import writes its batches, this connection's WAL is not checkpointed: SQLite's
-     * automatic checkpoint (every 1,000 frames, 16 MB) runs inside the commit that crosses it,
-     * copying the WAL into the database file and syncing both on the event loop — 250–300 ms of a
-     * 100k-row import's ~1.2 s in-process (docs/performance.md, importfast). `endBulk` gives the
-     * setting back; the caller then checkpoints once, after its answer (`checkpoint`).
-     */
-    beginBulk(): void {
-      if (bulkWrites++ === 0) db.pragma('wal_autocheckpoint = 0');
-    },
-    endBulk(): void {
-      if (--bulkWrites === 0) db.pragma(`wal_autocheckpoint = ${autoCheckpoint}`);
-    },
-    /** Copies what the WAL holds into the database file, as far as readers allow (never waits for them). */
-    checkpoint(): void {
-      if (bulkWrites > 0 || !db.open || db.inTransaction) return;
-      try {
-        db.pragma('wal_checkpoint(PASSIVE)');
-      } catch {
-        // Busy or failing: the next automatic checkpoint copies it instead.
       }
     },
 

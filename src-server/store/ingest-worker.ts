@@ -163,19 +163,34 @@ function uncopiedFrames(): number {
   return state.log - state.checkpointed;
 }
 
-/** Set once an idle checkpoint ran, cleared by the next batch: a checkpoint a reader holds back
- * (it cannot copy past a snapshot still being read) is not retried in a loop. */
-let checkpointTried = false;
+/**
+ * The WAL's length when an idle checkpoint last ran; cleared by the next batch. A checkpoint a
+ * reader holds back (it cannot copy past a snapshot still being read) is tried again only once
+ * something more was written, by this thread or another connection, not in a loop.
+ */
+let checkpointTriedAt: number | null = null;
 
 function checkpointDue(): boolean {
-  return !checkpointTried && uncopiedFrames() >= CHECKPOINT_FRAMES;
+  if (!wal) return false;
+  const state = walState.get()!;
+  return state.log - state.checkpointed >= CHECKPOINT_FRAMES && state.log !== checkpointTriedAt;
 }
+
+/**
+ * This thread checkpoints for every connection: the main one sets `wal_autocheckpoint = 0`
+ * (compose.ts), so its writes (evaluation cells, dataset imports, edits) never copy the WAL on
+ * the event loop. With no batch to wake this thread, it looks at the WAL this often.
+ */
+const CHECKPOINT_LOOK_MS = 250;
+setInterval(() => {
+  if (!shutting && queue.length === 0 && !scheduled) scheduleIdleWork();
+}, CHECKPOINT_LOOK_MS).unref();
 
 function checkpoint(): void {
   try {
     checkpointWal.get();
   } catch {
-    // Busy or failing: tried again after the next batch; the WAL only grows meanwhile.
+    // Busy or failing: tried again once more is written; the WAL only grows meanwhile.
   }
 }
 
@@ -224,7 +239,7 @@ function idleStep(): void {
   wal?.syncNow();
   if (checkpointDue()) {
     checkpoint();
-    checkpointTried = true;
+    checkpointTriedAt = walState.get()!.log;
   } else if (mergeOwed > 0) {
     mergeText();
   } else {
@@ -261,7 +276,7 @@ function drain(): void {
     }
     for (const [id, text] of staged) textQueue.add(id, text);
     staged = [];
-    checkpointTried = false;
+    checkpointTriedAt = null;
     acknowledge(results);
     // Indexing fell behind (ingest faster than it for a while): a chunk now, so the list stays bounded.
     // With it a merge step, or with no idle time the segments would pile up to CRISISMERGE.
