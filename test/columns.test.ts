@@ -385,7 +385,10 @@ test('LLM calls are logged with the report tag, tokens and cost', async () => {
   expect(call!.tags).toEqual(['report:7']);
   expect(call!.metadata).toEqual({ report_id: '7', column: 'col' });
   expect(call!.inputTokens).toBeGreaterThan(0);
-  expect(call!.priced).toEqual({ price: expect.any(Number) as number, price_source: 'table' });
+  // The mock reports no cached, cache-write or reasoning tokens: none is stored with the price.
+  expect(call!.priced).toEqual({
+    price: expect.any(Number) as number, price_source: 'table', cached_input_tokens: null, cache_write_tokens: null, reasoning_tokens: null,
+  });
   expect(call!.priced.price).toBeGreaterThan(0);
   expect(call!.parameters).toEqual({ temperature: 0 });
   const anthropicCall = mock.calls.slice(callsBefore).find((c) => c.path === '/v1/messages');

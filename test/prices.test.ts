@@ -54,7 +54,8 @@ describe('the price table', () => {
       expect(list).toContainEqual(expect.objectContaining({ provider, model, source: 'built-in' }));
     }
     expect(list.find((p) => p.model === 'gpt-4o')).toEqual({
-      provider: 'openai', model: 'gpt-4o', input_per_mtok: 2.5, output_per_mtok: 10, cached_input_per_mtok: 1.25, reasoning_per_mtok: 10, source: 'built-in',
+      provider: 'openai', model: 'gpt-4o', input_per_mtok: 2.5, output_per_mtok: 10, cached_input_per_mtok: 1.25, reasoning_per_mtok: 10, cache_write_per_mtok: 2.5,
+      source: 'built-in',
     });
   });
 
@@ -62,7 +63,8 @@ describe('the price table', () => {
     const added = await put({ provider: 'Ollama', model: 'Llama3.1:8b', input_per_mtok: 0, output_per_mtok: 0.5 });
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     expect(added.body).toEqual({
-      provider: 'ollama', model: 'llama3.1:8b', input_per_mtok: 0, output_per_mtok: 0.5, cached_input_per_mtok: 0, reasoning_per_mtok: 0, source: 'user',
+      provider: 'ollama', model: 'llama3.1:8b', input_per_mtok: 0, output_per_mtok: 0.5, cached_input_per_mtok: 0, reasoning_per_mtok: 0, cache_write_per_mtok: 0,
+      source: 'user',
     });
     expect(await prices()).toContainEqual(added.body);
 

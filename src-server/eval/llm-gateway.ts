@@ -3,7 +3,7 @@ import type { Engine } from './config-fields';
 import { createLimiter, type Limiter } from './limiter';
 import type { OutboundFetch } from '../outbound/gate';
 import { isProviderId, providerModules } from '../providers/index';
-import { quoteCall, type PriceQuote, type Quote } from '../services/pricing';
+import { priceAnswer, type PriceQuote, type PricedCall } from '../services/pricing';
 import type { ChatMessage, ProviderConnection, ProviderHttp, ProviderModule } from '../providers/provider';
 
 /** Where an LLM call comes from: its log entry is tagged with the report so cost and tokens add up. */
@@ -39,7 +39,7 @@ export interface LlmCallLog {
   endedAt: number;
   inputTokens: number;
   outputTokens: number;
-  priced: Quote;
+  priced: PricedCall;
   error: string | null;
   tags: string[];
   metadata: Record<string, string>;
@@ -75,11 +75,6 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
     return { connection, module: providerModules[connection.client] };
   }
 
-  /** The table row of the provider's name in the pipeline, else of its client (a registered
-   * `my-openai` prices `gpt-4o` like `openai`). */
-  const priceOf = (scope: CallScope, connection: ProviderConnection, model: string, inputTokens: number, outputTokens: number): Quote =>
-    quoteCall(quote, scope.workspaceId, connection, { model, input_tokens: inputTokens, output_tokens: outputTokens });
-
   const httpFor = (scope: CallScope): ProviderHttp => (url, init) => outbound({ workspaceId: scope.workspaceId, reportId: scope.reportId }, url, init);
 
   // Keyed by where the calls go, so two provider names pointing at one server share its limit.
@@ -109,7 +104,9 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
           () => module.chat(httpFor(scope), connection, { model: engine.model, messages, parameters: engine.parameters }, signal),
           signal,
         );
-        const priced = priceOf(scope, connection, engine.model, answer.inputTokens, answer.outputTokens);
+        // The table row of the provider's name in the pipeline, else of its client (a registered
+        // `my-openai` prices `gpt-4o` like `openai`).
+        const priced = priceAnswer(quote, scope.workspaceId, connection, engine.model, answer);
         log({ output: answer.text, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, priced, error: null });
         return { text: answer.text, cost: priced.price, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens };
       } catch (error) {
@@ -123,7 +120,8 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
       const embed = module.embed;
       if (!embed) throw new CellError(`Provider '${engine.provider}' (${module.displayName}) has no embeddings endpoint; use an OpenAI-compatible provider.`);
       const answer = await limiterFor(keyOf(connection)).run(() => embed(httpFor(scope), connection, engine.model, input, signal), signal);
-      return { vectors: answer.vectors, inputTokens: answer.inputTokens, cost: priceOf(scope, connection, engine.model, answer.inputTokens, 0).price };
+      const priced = priceAnswer(quote, scope.workspaceId, connection, engine.model, { inputTokens: answer.inputTokens, outputTokens: 0 });
+      return { vectors: answer.vectors, inputTokens: answer.inputTokens, cost: priced.price };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { callJson, callStream, modelIds, PROBE } from './http-call';
 import { isObject, type Json, type KwargsInput, textOf } from './kwargs-shape';
-import { type ChatCall, defineProvider, type ProviderConnection, ProviderError, trimSlash } from './provider';
+import { type ChatAnswer, type ChatCall, defineProvider, type ProviderConnection, ProviderError, trimSlash } from './provider';
 
 // Anthropic rejects a messages call without max_tokens; PromptLayer fills the same default.
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
@@ -19,29 +19,28 @@ export const anthropic = defineProvider({
     const url = `${root(connection)}/v1/messages`;
     const response = (await callJson(http, { method: 'POST', url, headers: headers(connection), body: messagesRequest(call, false) }, signal)) as {
       content?: Array<{ type: string; text?: string }>;
-      usage?: { input_tokens?: number; output_tokens?: number };
+      usage?: Usage;
     };
     if (!Array.isArray(response.content)) throw new ProviderError('The provider answered without content.', false);
-    return {
-      text: response.content.filter((b) => b.type === 'text').map((b) => b.text ?? '').join(''),
-      inputTokens: response.usage?.input_tokens ?? 0,
-      outputTokens: response.usage?.output_tokens ?? 0,
-    };
+    return { text: response.content.filter((b) => b.type === 'text').map((b) => b.text ?? '').join(''), ...tokensOf(response.usage ?? {}) };
   },
 
   async streamChat(http, connection, call, signal, onText) {
     const url = `${root(connection)}/v1/messages`;
-    const answer = { text: '', inputTokens: 0, outputTokens: 0 };
+    let text = '';
+    // message_start carries the prompt's counts; message_delta the output's, and (since 2025) the
+    // prompt's again, cumulative: the later value of each field wins.
+    let usage: Usage = {};
     for await (const { data } of callStream(http, { method: 'POST', url, headers: headers(connection), body: messagesRequest(call, true) }, signal)) {
       const event = data as StreamEvent;
-      if (event.type === 'message_start') answer.inputTokens = event.message?.usage?.input_tokens ?? 0;
-      else if (event.type === 'message_delta') answer.outputTokens = event.usage?.output_tokens ?? answer.outputTokens;
+      if (event.type === 'message_start') usage = { ...usage, ...event.message?.usage };
+      else if (event.type === 'message_delta') usage = { ...usage, ...event.usage };
       else if (event.type === 'content_block_delta' && event.delta?.type === 'text_delta' && event.delta.text) {
-        answer.text += event.delta.text;
+        text += event.delta.text;
         onText(event.delta.text);
       } else if (event.type === 'error') throw new ProviderError(`Anthropic: ${event.error?.message ?? 'stream error'}`, false);
     }
-    return answer;
+    return { text, ...tokensOf(usage) };
   },
 
   async listModels(http, connection, signal) {
@@ -49,10 +48,34 @@ export const anthropic = defineProvider({
   },
 });
 
+/** Anthropic's `usage`: `input_tokens` counts only the prompt after the last cache breakpoint; the
+ * cache's reads and writes are counted apart from it. */
+interface Usage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+/** Our counts: the whole prompt as input (what OpenAI and the GenAI conventions count), with the
+ * cache's reads and writes as parts of it, each priced at its own rate (services/pricing.ts). */
+function tokensOf(usage: Usage): Omit<ChatAnswer, 'text'> {
+  const read = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
+  return {
+    inputTokens: (usage.input_tokens ?? 0) + read + written,
+    outputTokens: usage.output_tokens ?? 0,
+    cachedInputTokens: read,
+    cacheWriteTokens: written,
+    // Extended thinking is counted in output_tokens with no part of its own (and billed as output).
+    reasoningTokens: 0,
+  };
+}
+
 interface StreamEvent {
   type: string;
-  message?: { usage?: { input_tokens?: number } };
-  usage?: { output_tokens?: number };
+  message?: { usage?: Usage };
+  usage?: Usage;
   delta?: { type?: string; text?: string };
   error?: { message?: string };
 }

@@ -1,6 +1,6 @@
 import { callJson, callStream, modelIds, PROBE } from './http-call';
 import { isObject, type Json, type KwargsInput, textOf } from './kwargs-shape';
-import { defineProvider, ProviderError, trimSlash } from './provider';
+import { type ChatAnswer, defineProvider, ProviderError, trimSlash } from './provider';
 
 /**
  * OpenAI and every OpenAI-compatible server (Ollama, LM Studio, vLLM, llama.cpp) through its base
@@ -20,31 +20,29 @@ export const openai = defineProvider({
     const url = `${trimSlash(connection.baseUrl)}/chat/completions`;
     const response = (await callJson(http, { method: 'POST', url, headers: auth(connection.apiKey), body: request }, signal)) as {
       choices?: Array<{ message?: { content?: string | null } }>;
-      usage?: { prompt_tokens?: number; completion_tokens?: number };
+      usage?: Usage;
     };
     const text = response.choices?.[0]?.message?.content;
     if (typeof text !== 'string') throw new ProviderError('The provider answered without a message.', false);
-    return { text, inputTokens: response.usage?.prompt_tokens ?? 0, outputTokens: response.usage?.completion_tokens ?? 0 };
+    return { text, ...tokensOf(response.usage ?? {}) };
   },
 
   async streamChat(http, connection, call, signal, onText) {
     const request = { ...call.parameters, model: call.model, messages: call.messages, stream: true, stream_options: { include_usage: true } };
     const url = `${trimSlash(connection.baseUrl)}/chat/completions`;
-    const answer = { text: '', inputTokens: 0, outputTokens: 0 };
+    let text = '';
+    let usage: Usage = {};
     for await (const { data } of callStream(http, { method: 'POST', url, headers: auth(connection.apiKey), body: request }, signal)) {
-      const chunk = data as { choices?: Array<{ delta?: { content?: string | null } }>; usage?: { prompt_tokens?: number; completion_tokens?: number } | null };
+      const chunk = data as { choices?: Array<{ delta?: { content?: string | null } }>; usage?: Usage | null };
       const piece = chunk.choices?.[0]?.delta?.content;
       if (typeof piece === 'string' && piece) {
-        answer.text += piece;
+        text += piece;
         onText(piece);
       }
       // Servers without stream_options send no usage; the counts then stay 0, as in `chat`.
-      if (chunk.usage) {
-        answer.inputTokens = chunk.usage.prompt_tokens ?? 0;
-        answer.outputTokens = chunk.usage.completion_tokens ?? 0;
-      }
+      if (chunk.usage) usage = chunk.usage;
     }
-    return answer;
+    return { text, ...tokensOf(usage) };
   },
 
   async embed(http, connection, model, input, signal) {
@@ -62,6 +60,23 @@ export const openai = defineProvider({
     const url = `${trimSlash(connection.baseUrl)}/models`;
     return modelIds(await callJson(http, { method: 'GET', url, headers: auth(connection.apiKey) }, signal, PROBE));
   },
+});
+
+/** Chat completions' `usage`: cached and reasoning tokens are parts of the prompt and completion counts. */
+interface Usage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+}
+
+const tokensOf = (usage: Usage): Omit<ChatAnswer, 'text'> => ({
+  inputTokens: usage.prompt_tokens ?? 0,
+  outputTokens: usage.completion_tokens ?? 0,
+  cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+  // Chat completions report no cache writes: OpenAI's cache is written at the input rate.
+  cacheWriteTokens: 0,
+  reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
 });
 
 const auth = (apiKey: string | null): Record<string, string> => (apiKey ? { authorization: `Bearer ${apiKey}` } : {});

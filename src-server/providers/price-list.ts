@@ -4,7 +4,9 @@
  * https://www.anthropic.com/pricing, https://docs.anthropic.com/en/docs/about-claude/pricing),
  * standard tier, no batch discount. Reasoning and extended-thinking tokens are billed as output
  * tokens, so their rate is the output rate; `cached_input` is OpenAI's cached input and
- * Anthropic's cache read. A model name matches the row whose model is its longest prefix, so
+ * Anthropic's cache read. `cache_write` is Anthropic's 5-minute cache write, 1.25× the input rate
+ * for every Claude model; OpenAI bills no write premium (and reports no writes), so its rows carry
+ * the input rate. A model name matches the row whose model is its longest prefix, so
  * dated snapshots (`gpt-4o-2024-08-06`, `claude-sonnet-4-20250514`) price like their family.
  * Each workspace can override a row or add its own in Settings → Prices (store/prices.ts).
  */
@@ -15,9 +17,14 @@ export interface ListedPrice {
   output_per_mtok: number;
   cached_input_per_mtok: number;
   reasoning_per_mtok: number;
+  cache_write_per_mtok: number;
 }
 
-/** [provider, model, input, cached input, output]; reasoning = output. */
+/** Anthropic's 5-minute prompt-cache write over its input rate; also the rate a row saved without
+ * one gets (schemas/prices.ts), since a write priced as plain input is the defect it replaces. */
+export const CACHE_WRITE_PREMIUM = 1.25;
+
+/** [provider, model, input, cached input, output]; reasoning = output, cache write as above. */
 const ROWS: Array<[string, string, number, number, number]> = [
   ['openai', 'gpt-5', 1.25, 0.125, 10],
   ['openai', 'gpt-5-mini', 0.25, 0.025, 2],
@@ -56,4 +63,5 @@ export const PRICE_LIST: readonly ListedPrice[] = ROWS.map(([provider, model, in
   output_per_mtok: output,
   cached_input_per_mtok: cached,
   reasoning_per_mtok: output,
+  cache_write_per_mtok: provider === 'anthropic' ? input * CACHE_WRITE_PREMIUM : input,
 }));

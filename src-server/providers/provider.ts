@@ -58,8 +58,14 @@ export interface ChatCall {
 
 export interface ChatAnswer {
   text: string;
+  /** The whole prompt, cache reads and writes included (Anthropic's own `input_tokens` leaves them out). */
   inputTokens: number;
   outputTokens: number;
+  /** Parts of the prompt read from and written to the provider's prompt cache, priced at their own rates. */
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+  /** The part of the output spent reasoning. */
+  reasoningTokens?: number;
 }
 
 export interface EmbeddingAnswer {

@@ -16,6 +16,9 @@ export const PriceBody = z.object({
   output_per_mtok: Rate,
   cached_input_per_mtok: Rate.default(0),
   reasoning_per_mtok: Rate.default(0),
+  cache_write_per_mtok: Rate.optional().meta({
+    description: 'Prompt-cache writes (Anthropic cache_creation_input_tokens); default 1.25 × input_per_mtok, Anthropic’s 5-minute write price.',
+  }),
 });
 
 export const PriceKeyQuery = z.object({ provider: Name, model: Name });

@@ -10,7 +10,7 @@ import { LogRequestBody } from '../schemas/logging';
 import type { PlaygroundAnswer, PlaygroundRunBody } from '../schemas/playground';
 import type { PromptService } from './prompts';
 import type { ProviderService } from './providers';
-import { quoteCall, type PriceQuote, type Quote } from './pricing';
+import { priceAnswer, type PriceQuote, type PricedCall } from './pricing';
 import type { RequestService } from './requests';
 
 export interface PlaygroundDeps {
@@ -103,7 +103,7 @@ export function createPlaygroundService({ providers, prompts, requests, quote, n
         provider_status: error.status ?? null,
       });
     }
-    const priced = quoteCall(quote, workspaceId, connection, { model: prepared.model, input_tokens: answer.inputTokens, output_tokens: answer.outputTokens });
+    const priced = priceAnswer(quote, workspaceId, connection, prepared.model, answer);
     const endedAt = now();
     const logged = await log(workspaceId, prepared, startedAt, { text: answer.text, inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, priced, error: null }, endedAt);
     return {
@@ -120,7 +120,7 @@ export function createPlaygroundService({ providers, prompts, requests, quote, n
     text: string | null;
     inputTokens: number;
     outputTokens: number;
-    priced: Quote;
+    priced: PricedCall;
     error: string | null;
   }
 

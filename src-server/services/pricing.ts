@@ -1,17 +1,21 @@
 import { notFound } from '../errors';
-import { PRICE_LIST, type ListedPrice } from '../providers/price-list';
+import { CACHE_WRITE_PREMIUM, PRICE_LIST, type ListedPrice } from '../providers/price-list';
+import type { ChatAnswer } from '../providers/provider';
 import type { PriceStore, TablePricedRequest } from '../store/prices';
 import type { PriceSource } from '../store/requests';
 import type { Writer } from '../store/writer';
 
-/** One LLM call's usage. `cached_input_tokens` are part of `input_tokens` and `reasoning_tokens`
- * part of `output_tokens` (OpenAI's convention); each part is priced at its own rate. */
+/** One LLM call's usage. `cached_input_tokens` (cache reads) and `cache_write_tokens` are parts of
+ * `input_tokens`, `reasoning_tokens` part of `output_tokens` (OpenAI's and the GenAI conventions';
+ * readers of Anthropic's usage, whose `input_tokens` leaves both cache parts out, add them in); each
+ * part is priced at its own rate. */
 export interface Usage {
   provider: string;
   model: string;
   input_tokens: number;
   output_tokens: number;
   cached_input_tokens?: number | null;
+  cache_write_tokens?: number | null;
   reasoning_tokens?: number | null;
   /** A price the caller's client computed and sent: it wins. */
   client_price?: number | null;
@@ -32,12 +36,18 @@ const builtIn = new Map(PRICE_LIST.map((p) => [key(p.provider, p.model), p]));
 /** Floating-point noise (0.1 + 0.2) kept out of stored prices; far below a millionth of a cent. */
 const round = (usd: number) => Math.round(usd * 1e12) / 1e12;
 
-function cost(rates: ListedPrice, u: Pick<Usage, 'input_tokens' | 'output_tokens' | 'cached_input_tokens' | 'reasoning_tokens'>): number {
+/** The token parts of a call that have a rate of their own (`TablePricedRequest` has the same names). */
+export type PricedParts = Pick<Usage, 'input_tokens' | 'output_tokens' | 'cached_input_tokens' | 'cache_write_tokens' | 'reasoning_tokens'>;
+
+function cost(rates: ListedPrice, u: PricedParts): number {
+  // Parts larger than the whole (a client's inconsistent counts) are held to it, reads first.
   const cached = Math.min(u.cached_input_tokens ?? 0, u.input_tokens);
+  const written = Math.min(u.cache_write_tokens ?? 0, u.input_tokens - cached);
   const reasoning = Math.min(u.reasoning_tokens ?? 0, u.output_tokens);
   return round(
-    ((u.input_tokens - cached) * rates.input_per_mtok +
+    ((u.input_tokens - cached - written) * rates.input_per_mtok +
       cached * rates.cached_input_per_mtok +
+      written * rates.cache_write_per_mtok +
       (u.output_tokens - reasoning) * rates.output_per_mtok +
       reasoning * rates.reasoning_per_mtok) / 1_000_000,
   );
@@ -89,8 +99,14 @@ export function createPricingService({ store, writer, now }: { store: PriceStore
     quote,
     list,
 
-    async put(workspaceId: number, price: ListedPrice): Promise<PriceEntry> {
-      const row = { ...price, provider: price.provider.trim().toLowerCase(), model: price.model.trim().toLowerCase() };
+    /** A row without a cache-write rate gets Anthropic's premium over its input rate (price-list.ts). */
+    async put(workspaceId: number, price: Omit<ListedPrice, 'cache_write_per_mtok'> & { cache_write_per_mtok?: number }): Promise<PriceEntry> {
+      const row: ListedPrice = {
+        ...price,
+        provider: price.provider.trim().toLowerCase(),
+        model: price.model.trim().toLowerCase(),
+        cache_write_per_mtok: price.cache_write_per_mtok ?? price.input_per_mtok * CACHE_WRITE_PREMIUM,
+      };
       await writer.write(() => {
         store.save(workspaceId, row, now());
         candidates.clear();
@@ -132,3 +148,23 @@ export function quoteCall(quote: PriceQuote, workspaceId: number, connection: { 
 }
 /** The price seam other services take: `quote` of the pricing service. */
 export type PriceQuote = PricingService['quote'];
+
+/** A call's price with the token parts priced at their own rates, kept on its log entry so a
+ * recompute prices them again (store/prices.ts). */
+export type PricedCall = Quote & Pick<Usage, 'cached_input_tokens' | 'cache_write_tokens' | 'reasoning_tokens'>;
+
+/** A provider's answer priced through `quoteCall`. */
+export function priceAnswer(
+  quote: PriceQuote,
+  workspaceId: number,
+  connection: { name: string; client: string },
+  model: string,
+  answer: Omit<ChatAnswer, 'text'>,
+): PricedCall {
+  const parts = {
+    cached_input_tokens: answer.cachedInputTokens || null,
+    cache_write_tokens: answer.cacheWriteTokens || null,
+    reasoning_tokens: answer.reasoningTokens || null,
+  };
+  return { ...quoteCall(quote, workspaceId, connection, { model, input_tokens: answer.inputTokens, output_tokens: answer.outputTokens, ...parts }), ...parts };
+}

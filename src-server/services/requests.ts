@@ -49,6 +49,7 @@ export interface PricedUsage {
   price: number;
   price_source: PriceSource;
   cached_input_tokens?: number | null;
+  cache_write_tokens?: number | null;
   reasoning_tokens?: number | null;
 }
 
@@ -191,6 +192,7 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
           price: priced?.price ?? body.price ?? 0,
           price_source: priced?.price_source ?? (body.price === undefined ? 'none' : 'client'),
           cached_input_tokens: priced?.cached_input_tokens ?? null,
+          cache_write_tokens: priced?.cache_write_tokens ?? null,
           reasoning_tokens: priced?.reasoning_tokens ?? null,
           function_name: body.function_name,
           status: body.status,
@@ -249,6 +251,7 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
         price: call.priced.price,
         price_source: call.priced.price_source,
         cached_input_tokens: call.priced.cached_input_tokens ?? null,
+        cache_write_tokens: call.priced.cache_write_tokens ?? null,
         reasoning_tokens: call.priced.reasoning_tokens ?? null,
         function_name: call.functionName,
         status: call.status,

@@ -36,7 +36,8 @@ export function createTraceService({ store, ingest, quote, now }: TraceServiceDe
     const exception = span.events.find((e) => e.name === 'exception')?.attributes;
     const priced = quote(workspaceId, {
       provider: call.provider, model: call.model, input_tokens: call.inputTokens, output_tokens: call.outputTokens,
-      cached_input_tokens: call.cachedInputTokens, reasoning_tokens: call.reasoningTokens, client_price: call.price,
+      cached_input_tokens: call.cachedInputTokens, cache_write_tokens: call.cacheWriteTokens, reasoning_tokens: call.reasoningTokens,
+      client_price: call.price,
     });
     return {
       workspace_id: workspaceId,
@@ -61,6 +62,7 @@ export function createTraceService({ store, ingest, quote, now }: TraceServiceDe
       price: priced.price,
       price_source: priced.price_source,
       cached_input_tokens: call.cachedInputTokens || null,
+      cache_write_tokens: call.cacheWriteTokens || null,
       reasoning_tokens: call.reasoningTokens || null,
       function_name: span.name,
       status: failed ? 'ERROR' : 'SUCCESS',

@@ -9,7 +9,11 @@ import type { RequestService } from './requests';
  */
 export async function trackRequest(requests: RequestService, quote: PriceQuote, workspaceId: number, body: TrackRequestBody) {
   const call = readTrackedCall(body.provider_type, body.kwargs, body.request_response);
-  const parts = { cached_input_tokens: call.cachedInputTokens || null, reasoning_tokens: call.reasoningTokens || null };
+  const parts = {
+    cached_input_tokens: call.cachedInputTokens || null,
+    cache_write_tokens: call.cacheWriteTokens || null,
+    reasoning_tokens: call.reasoningTokens || null,
+  };
   const priced = quote(workspaceId, {
     provider: body.provider_type, model: call.model, input_tokens: call.inputTokens, output_tokens: call.outputTokens,
     ...parts, client_price: body.price, provider_cost: call.reportedCost,

@@ -10,6 +10,7 @@ export interface TablePricedRequest {
   input_tokens: number;
   output_tokens: number;
   cached_input_tokens: number | null;
+  cache_write_tokens: number | null;
   reasoning_tokens: number | null;
   price: number;
   request_start_time: number;
@@ -20,23 +21,26 @@ export interface TablePricedRequest {
 export function createPriceStore(db: Db) {
   const s = {
     all: db.prepare<[number], ListedPrice>(
-      `SELECT provider, model, input_per_mtok, output_per_mtok, cached_input_per_mtok, reasoning_per_mtok
+      `SELECT provider, model, input_per_mtok, output_per_mtok, cached_input_per_mtok, reasoning_per_mtok, cache_write_per_mtok
        FROM prices WHERE workspace_id = ? ORDER BY provider, model`,
     ),
     ofProvider: db.prepare<[number, string], ListedPrice>(
-      `SELECT provider, model, input_per_mtok, output_per_mtok, cached_input_per_mtok, reasoning_per_mtok
+      `SELECT provider, model, input_per_mtok, output_per_mtok, cached_input_per_mtok, reasoning_per_mtok, cache_write_per_mtok
        FROM prices WHERE workspace_id = ? AND provider = ?`,
     ),
     upsert: db.prepare(
-      `INSERT INTO prices (workspace_id, provider, model, input_per_mtok, output_per_mtok, cached_input_per_mtok, reasoning_per_mtok, updated_at)
-       VALUES (@workspace_id, @provider, @model, @input_per_mtok, @output_per_mtok, @cached_input_per_mtok, @reasoning_per_mtok, @updated_at)
+      `INSERT INTO prices (workspace_id, provider, model, input_per_mtok, output_per_mtok, cached_input_per_mtok, reasoning_per_mtok,
+         cache_write_per_mtok, updated_at)
+       VALUES (@workspace_id, @provider, @model, @input_per_mtok, @output_per_mtok, @cached_input_per_mtok, @reasoning_per_mtok,
+         @cache_write_per_mtok, @updated_at)
        ON CONFLICT (workspace_id, provider, model) DO UPDATE SET input_per_mtok = excluded.input_per_mtok,
          output_per_mtok = excluded.output_per_mtok, cached_input_per_mtok = excluded.cached_input_per_mtok,
-         reasoning_per_mtok = excluded.reasoning_per_mtok, updated_at = excluded.updated_at`,
+         reasoning_per_mtok = excluded.reasoning_per_mtok, cache_write_per_mtok = excluded.cache_write_per_mtok,
+         updated_at = excluded.updated_at`,
     ),
     remove: db.prepare<[number, string, string]>('DELETE FROM prices WHERE workspace_id = ? AND provider = ? AND model = ?'),
     tablePriced: db.prepare<[number, number, number], TablePricedRequest>(
-      `SELECT id, provider, model, input_tokens, output_tokens, cached_input_tokens, reasoning_tokens, price,
+      `SELECT id, provider, model, input_tokens, output_tokens, cached_input_tokens, cache_write_tokens, reasoning_tokens, price,
          request_start_time, trace_id
        FROM requests WHERE workspace_id = ? AND request_start_time >= ? AND request_start_time <= ? AND price_source = 'table'`,
     ),

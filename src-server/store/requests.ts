@@ -3,7 +3,7 @@ import type { Db } from './db';
 import { latencyBucket, utcDay } from './request-stats';
 import { packJson, unpackJson } from './json-pack';
 import { createTextCheck, type StoredText } from './text-check';
-import { BLOCK_BITS, createTextIndex, textQuery, type TextQuery } from './text-index';
+import { BLOCK_BITS, createTextIndex, storedSearchText, textQuery, type TextQuery } from './text-index';
 
 /** Where a request's price came from (API.md §7; services/pricing.ts decides). */
 export type PriceSource = 'client' | 'provider' | 'table' | 'none';
@@ -45,6 +45,7 @@ interface RequestRow {
   /** NULL on rows logged before migration 009 (see there). */
   price_source: PriceSource | null;
   cached_input_tokens: number | null;
+  cache_write_tokens: number | null;
   reasoning_tokens: number | null;
   /** A 64-bit key; read as a lossy double here and never used in JS (see migration 001). */
   fts_key: number | null;
@@ -173,10 +174,11 @@ function sortValue(r: LoggedRequest, order: RequestOrder): number {
 /** Where a list page ends, for the next page's `after`. */
 export const keysetOf = (r: LoggedRequest, order: RequestOrder = NEWEST_FIRST): Keyset => ({ value: sortValue(r, order), id: r.id });
 
-export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' | 'fts_key' | 'note' | 'price_source' | 'cached_input_tokens' | 'reasoning_tokens'> & {
+export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' | 'fts_key' | 'note' | 'price_source' | 'cached_input_tokens' | 'cache_write_tokens' | 'reasoning_tokens'> & {
   price_source: PriceSource;
   /** Parts of input and output tokens priced at their own rate, when the call reported them. */
   cached_input_tokens?: number | null;
+  cache_write_tokens?: number | null;
   reasoning_tokens?: number | null;
   tags: string[];
   metadata: Record<string, string>;
@@ -256,12 +258,13 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
       request_end_time, latency_ms, parameters, tags, metadata, prompt_id, prompt_name,
       prompt_version_number, prompt_version_id, prompt_input_variables, input_tokens, output_tokens,
       price, function_name, score, status, error_type, error_message, api_type, group_id, created_at,
-      span_id, trace_id, price_source, cached_input_tokens, reasoning_tokens)
+      span_id, trace_id, price_source, cached_input_tokens, cache_write_tokens, reasoning_tokens)
     VALUES (@workspace_id, @provider, @model, @input, @output, @request_start_time,
       @request_end_time, @latency_ms, @parameters, @tags, @metadata, @prompt_id, @prompt_name,
       @prompt_version_number, @prompt_version_id, @prompt_input_variables, @input_tokens,
       @output_tokens, @price, @function_name, @score, @status, @error_type, @error_message,
-      @api_type, @group_id, @created_at, @span_id, @trace_id, @price_source, @cached_input_tokens, @reasoning_tokens)`);
+      @api_type, @group_id, @created_at, @span_id, @trace_id, @price_source, @cached_input_tokens, @cache_write_tokens,
+      @reasoning_tokens)`);
   const insertTag = db.prepare(
     'INSERT OR IGNORE INTO request_tags (request_id, workspace_id, tag, request_start_time) VALUES (?, ?, ?, ?)',
   );
@@ -302,6 +305,7 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
   const deleteRows = db.prepare('DELETE FROM requests WHERE id IN (SELECT value FROM json_each(?))');
   const deleteScore = db.prepare('DELETE FROM request_scores WHERE request_id = ? AND name = ?');
   const updateNote = db.prepare('UPDATE requests SET note = ? WHERE id = ?');
+  const storedText = db.prepare<[number], { input: string; output: string }>('SELECT input, output FROM requests WHERE id = ?');
   const upsertRollup = db.prepare(`
     INSERT INTO request_rollups (workspace_id, day, provider, model, requests, errors, cost,
       input_tokens, output_tokens, latency_ms_sum)
@@ -360,7 +364,10 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
    * its text under the id should a new request reuse it).
    */
   function removeFromTextIndex(ids: number[]): void {
-    for (const id of ids) if (unmarkUnindexed.run(id).changes === 0) text.remove(id);
+    for (const id of ids) {
+      if (unmarkUnindexed.run(id).changes === 0) text.remove(id);
+      textCheck.forget(id);
+    }
   }
 
   /**
@@ -430,16 +437,16 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
   function checkedPage(query: ListQuery, key: string, id: string, dir: 'ASC' | 'DESC', after: Keyset | undefined, limit: number): Keyset[] {
     const matched: Keyset[] = [];
     const chunk = db.prepare<unknown[], Keyset & StoredText>(`
-      SELECT ${id} AS id, ${key} AS value, r.input AS input, r.output AS output ${query.from}
+      SELECT ${id} AS id, ${key} AS value, r.input AS input, r.output AS output, r.note AS note ${query.from}
       WHERE ${query.where} AND (${key}, ${id}) ${dir === 'DESC' ? '<' : '>'} (?, ?)
       ORDER BY ${key} ${dir}, ${id} ${dir} LIMIT ${CHECK_CHUNK}`);
     const first = db.prepare<unknown[], Keyset & StoredText>(`
-      SELECT ${id} AS id, ${key} AS value, r.input AS input, r.output AS output ${query.from}
+      SELECT ${id} AS id, ${key} AS value, r.input AS input, r.output AS output, r.note AS note ${query.from}
       WHERE ${query.where} ORDER BY ${key} ${dir}, ${id} ${dir} LIMIT ${CHECK_CHUNK}`);
     let last = after;
     for (;;) {
       const rows = last ? chunk.all(...query.params, last.value, last.id) : first.all(...query.params);
-      const ok = textCheck(query.match!, rows);
+      const ok = textCheck.matches(query.match!, rows);
       for (const [i, row] of rows.entries()) if (ok[i] && matched.length < limit) matched.push({ value: row.value, id: row.id });
       if (matched.length >= limit || rows.length < CHECK_CHUNK) return matched;
       last = { value: rows.at(-1)!.value, id: rows.at(-1)!.id };
@@ -519,7 +526,8 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
           price: r.price, function_name: r.function_name, score: scores.default ?? null, status: r.status,
           error_type: r.error_type, error_message: r.error_message, api_type: r.api_type, group_id: r.group_id,
           created_at: r.created_at, span_id: r.span_id, trace_id: r.trace_id, price_source: r.price_source,
-          cached_input_tokens: r.cached_input_tokens ?? null, reasoning_tokens: r.reasoning_tokens ?? null,
+          cached_input_tokens: r.cached_input_tokens ?? null, cache_write_tokens: r.cache_write_tokens ?? null,
+          reasoning_tokens: r.reasoning_tokens ?? null,
         }).lastInsertRowid,
       );
       const ws = request.workspace_id;
@@ -598,7 +606,20 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
       if (name === 'default') setDefaultScore.run(null, requestId);
     },
 
-    setNote: (requestId: number, note: string | null) => void updateNote.run(note, requestId),
+    /**
+     * Sets or removes a request's note and re-indexes its text with it, in the caller's transaction.
+     * The index (contentless, keyed by id) cannot change part of a row: the row is deleted and the
+     * whole text written again. A request still waiting in `text_unindexed` is taken off it and
+     * indexed here, so the ingest thread's queue skips it (its queued text lacks the note).
+     */
+    setNote(requestId: number, note: string | null): void {
+      updateNote.run(note, requestId);
+      const row = storedText.get(requestId);
+      if (!row) return;
+      if (unmarkUnindexed.run(requestId).changes === 0) text.remove(requestId);
+      text.add(requestId, storedSearchText(row.input, row.output, note));
+      textCheck.forget(requestId);
+    },
 
     /** Adds or replaces metadata keys of a request of the workspace; false when there is none. */
     mergeMetadata(workspaceId: number, id: number, metadata: Record<string, string>): boolean {
@@ -660,10 +681,10 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
       const plan = textPlan(workspaceId, filter, null);
       const query = buildListQuery(workspaceId, filter, plan);
       if (query.match !== null && plan === 'check') {
-        const rows = db.prepare<unknown[], StoredText>(`SELECT r.id AS id, r.input AS input, r.output AS output ${query.from} WHERE ${query.where}`).all(...query.params);
+        const rows = db.prepare<unknown[], StoredText>(`SELECT r.id AS id, r.input AS input, r.output AS output, r.note AS note ${query.from} WHERE ${query.where}`).all(...query.params);
         let n = 0;
         for (let i = 0; i < rows.length && n < COUNT_CAP; i += CHECK_CHUNK) {
-          n += textCheck(query.match, rows.slice(i, i + CHECK_CHUNK)).filter(Boolean).length;
+          n += textCheck.matches(query.match, rows.slice(i, i + CHECK_CHUNK)).filter(Boolean).length;
         }
         return Math.min(n, COUNT_CAP);
       }
@@ -769,14 +790,14 @@ function buildListQuery(workspaceId: number, f: RequestFilter, text: 'index' | '
 
   // The index holds no positions: a Chinese/Japanese run is confirmed in the stored text (as
   // stored: packing replaces only ASCII syntax, store/json-pack.ts), and a term with no word in it
-  // (punctuation) can only be found in the JSON text as logged.
+  // (punctuation) can only be found in the JSON text as logged. The note is indexed too.
   for (const term of terms.confirm) {
-    where.push("(r.input LIKE ? ESCAPE '\\' OR r.output LIKE ? ESCAPE '\\')");
-    params.push(likePattern(term), likePattern(term));
+    where.push("(r.input LIKE ? ESCAPE '\\' OR r.output LIKE ? ESCAPE '\\' OR r.note LIKE ? ESCAPE '\\')");
+    params.push(likePattern(term), likePattern(term), likePattern(term));
   }
   for (const term of terms.scan) {
-    where.push("(request_json(r.input) LIKE ? ESCAPE '\\' OR request_json(r.output) LIKE ? ESCAPE '\\')");
-    params.push(likePattern(term), likePattern(term));
+    where.push("(request_json(r.input) LIKE ? ESCAPE '\\' OR request_json(r.output) LIKE ? ESCAPE '\\' OR r.note LIKE ? ESCAPE '\\')");
+    params.push(likePattern(term), likePattern(term), likePattern(term));
   }
   // The budgeted count's MATCH is in its FROM, before every other parameter, as in `where`.
   const budgetedWhere = textDriven ? where.slice(1).join(' AND ') : '';

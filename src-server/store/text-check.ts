@@ -1,17 +1,17 @@
 // Whether given requests match a text query, without walking the text index: the same document
-// (text-index.ts indexDocument of the stored input and output) through the same tokenizer, in a
+// (text-index.ts indexDocument of the stored input, output and note) through the same tokenizer, in a
 // private in-memory FTS5 table of the connection, a chunk of rows at a time. ~90 µs of CPU per row
 // (mostly building the document) against ~4 µs per candidate the index walk costs, so the explorer
 // uses it only where the index walk would read far more rows: a text query combined with a rare
 // filter, or sorted by another column (store/requests.ts, docs/performance.md).
 import type { Db } from './db';
-import { unpackJson } from './json-pack';
-import { indexDocument, searchText } from './text-index';
+import { indexDocument, storedSearchText } from './text-index';
 
 export interface StoredText {
   id: number;
   input: string;
   output: string;
+  note: string | null;
 }
 
 /**
@@ -36,7 +36,7 @@ function asciiTokens(match: string): string[] {
 /** False only when the stored text certainly lacks one of `tokens` (a cheap test before tokenizing). */
 function mayMatch(tokens: string[], r: StoredText): boolean {
   if (tokens.length === 0) return true;
-  const text = `${r.input}\n${r.output}`;
+  const text = `${r.input}\n${r.output}\n${r.note ?? ''}`;
   const lower = text.toLowerCase();
   return tokens.every((t) => lower.includes(t)) || !NO_ASCII_FOLDING.test(text);
 }
@@ -60,7 +60,7 @@ export function createTextCheck(db: Db) {
   const remembered = new Map<number, boolean>();
 
   /** For each row, whether its text matches the FTS5 query `match` (text-index.ts textQuery). */
-  return function matches(match: string, rows: StoredText[]): boolean[] {
+  function matches(match: string, rows: StoredText[]): boolean[] {
     if (match !== rememberedFor || remembered.size > REMEMBERED) {
       remembered.clear();
       rememberedFor = match;
@@ -76,7 +76,7 @@ export function createTextCheck(db: Db) {
       const s = (statements ??= prepare());
       const found = db.transaction(() => {
         for (const r of unknown) {
-          const document = indexDocument(searchText(JSON.parse(unpackJson(r.input)), JSON.parse(unpackJson(r.output))));
+          const document = indexDocument(storedSearchText(r.input, r.output, r.note));
           s.insert.run(r.id, document);
         }
         const ids = new Set(s.match.all(match));
@@ -86,5 +86,14 @@ export function createTextCheck(db: Db) {
       for (const r of unknown) remembered.set(r.id, found.has(r.id));
     }
     return rows.map((r) => remembered.get(r.id)!);
+  }
+
+  return {
+    matches,
+    /** Drops what is remembered of a request whose text changed (its note) or that was deleted
+     * (a new request may reuse its id). */
+    forget(id: number): void {
+      remembered.delete(id);
+    },
   };
 }

@@ -35,6 +35,17 @@ export function searchText(...templates: unknown[]): string {
   return parts.join('\n');
 }
 
+/**
+ * A stored request's searchable text: its input's and output's (`searchText`) and its review note,
+ * whose words a reviewer searches for like the messages' (API.md §7 Review). The note is written
+ * after the request, so setting or changing it replaces the request's whole row in the index
+ * (requests.ts `setNote`).
+ */
+export function storedSearchText(input: string, output: string, note: string | null): string {
+  const text = searchText(JSON.parse(unpackJson(input)), JSON.parse(unpackJson(output)));
+  return note ? `${text}\n${note}` : text;
+}
+
 /** A message's or template's content (a string, or blocks with `text`/`thinking`) into `parts`.
  * A function of its own, not a closure: searchText runs on the HTTP thread for every logged request. */
 function pushBlockText(parts: string[], content: unknown): void {
@@ -121,12 +132,12 @@ export function textQuery(q: string): TextQuery {
 export const BLOCK_BITS = 10;
 
 /**
- * Registers `search_document(input, output)`, the index document of a stored request's JSON, for
- * migration 011's rebuild; call on every connection before migrating.
+ * Registers `search_document(input, output[, note])`, the index document of a stored request, for
+ * the rebuilds of migrations 011 and 019; call on every connection before migrating.
  */
 export function registerTextFunctions(db: Db): void {
-  db.function('search_document', { deterministic: true }, (input: unknown, output: unknown) =>
-    indexDocument(searchText(JSON.parse(unpackJson(String(input))), JSON.parse(unpackJson(String(output))))),
+  db.function('search_document', { deterministic: true, varargs: true }, (input: unknown, output: unknown, note: unknown) =>
+    indexDocument(storedSearchText(String(input), String(output), typeof note === 'string' ? note : null)),
   );
 }
 
@@ -188,12 +199,7 @@ export function createTextIndex(db: Db) {
     remove(id: number): void {
       remove.run(id);
     },
-    /** Replaces a request's indexed text (say, after its searchable text changed). */
-    replace(id: number, text: string): void {
-      remove.run(id);
-      const document = indexDocument(text);
-      if (document.trim()) insert.run(id, document);
-    },
+
     /**
      * For each block, the newest start time among all ids up to its end. Deleting requests leaves
      * the bound as it was, which keeps it an upper bound.
@@ -233,8 +239,8 @@ export type TextIndex = ReturnType<typeof createTextIndex>;
 export function createTextQueue(db: Db) {
   const text = createTextIndex(db);
   const take = db.prepare<[number]>('DELETE FROM text_unindexed WHERE id = ?');
-  const leftovers = db.prepare<[], { id: number; input: string | null; output: string | null }>(
-    'SELECT u.id AS id, r.input AS input, r.output AS output FROM text_unindexed u LEFT JOIN requests r ON r.id = u.id ORDER BY u.id',
+  const leftovers = db.prepare<[], { id: number; input: string | null; output: string | null; note: string | null }>(
+    'SELECT u.id AS id, r.input AS input, r.output AS output, r.note AS note FROM text_unindexed u LEFT JOIN requests r ON r.id = u.id ORDER BY u.id',
   );
   const merge = db.prepare<[number]>("INSERT INTO requests_fts (requests_fts, rank) VALUES ('merge', ?)");
   const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
@@ -287,7 +293,7 @@ export function createTextQueue(db: Db) {
           orphans.push([row.id, '']);
           continue;
         }
-        add(row.id, searchText(JSON.parse(unpackJson(row.input)), JSON.parse(unpackJson(row.output))));
+        add(row.id, storedSearchText(row.input, row.output, row.note));
         queued++;
       }
       // Ids whose request is gone: nothing to index (deletes remove them too; belt and braces).

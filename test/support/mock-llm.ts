@@ -24,6 +24,10 @@ export interface MockLlmOptions {
   reply?: (call: MockLlmCall) => string;
 }
 
+/** Fields laid over an answer's `usage` (e.g. Anthropic's `cache_read_input_tokens`): for Anthropic
+ * messages, plain and streamed (in `message_start`, as Anthropic sends them), and chat completions. */
+export type MockUsage = Record<string, unknown>;
+
 export interface MockLlm {
   /** OpenAI-style base URL, ending in `/v1`. */
   baseUrl: string;
@@ -34,6 +38,8 @@ export interface MockLlm {
   readonly maxInFlight: number;
   setLatency(ms: number): void;
   setReply(reply: MockLlmOptions['reply']): void;
+  /** Usage fields every later answer carries (null: the computed word counts only). */
+  setUsage(usage: MockUsage | null): void;
   /** The next `count` calls answer `status` (429 by default, with Retry-After: 0). */
   failNext(count: number, status?: number): void;
   resetCounters(): void;
@@ -72,6 +78,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
   let latency = options.latencyMs ?? 0;
   let reply = options.reply ?? ((call: MockLlmCall) => `echo: ${lastUserText(call.body)}`);
   let failures: number[] = [];
+  let extraUsage: MockUsage = {};
   let inFlight = 0;
   let maxInFlight = 0;
   const calls: MockLlmCall[] = [];
@@ -125,11 +132,11 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       const prompt = lastUserText(body);
       const usage = { prompt_tokens: words(prompt), completion_tokens: words(text) };
       if (path.endsWith('/messages')) {
-        if (body.stream) return streamMessages(res, `msg_${calls.length}`, model, text, usage);
+        if (body.stream) return streamMessages(res, `msg_${calls.length}`, model, text, usage, extraUsage);
         return json(res, 200, {
           id: `msg_${calls.length}`, type: 'message', role: 'assistant', model,
           content: [{ type: 'text', text }], stop_reason: 'end_turn',
-          usage: { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens },
+          usage: { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens, ...extraUsage },
         });
       }
       if (path.endsWith('/responses')) {
@@ -152,7 +159,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
         return json(res, 200, {
           id, object: 'chat.completion', model, created: 0,
           choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+          usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens, ...extraUsage },
         });
       }
       return json(res, 404, { error: { message: `mock has no ${path}` } });
@@ -175,6 +182,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     },
     setLatency: (ms) => void (latency = ms),
     setReply: (fn) => void (reply = fn ?? reply),
+    setUsage: (usage) => void (extraUsage = usage ?? {}),
     failNext: (count, status = 429) => void (failures = [...failures, ...new Array<number>(count).fill(status)]),
     resetCounters() {
       calls.length = 0;
@@ -207,15 +215,16 @@ function stream(res: ServerResponse, id: string, model: string, text: string, us
 }
 
 /** Anthropic's Messages stream: message_start (input tokens), text deltas, message_delta (output tokens). */
-function streamMessages(res: ServerResponse, id: string, model: string, text: string, usage: { prompt_tokens: number; completion_tokens: number }) {
+function streamMessages(res: ServerResponse, id: string, model: string, text: string, usage: { prompt_tokens: number; completion_tokens: number }, extra: MockUsage) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  send('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], usage: { input_tokens: usage.prompt_tokens, output_tokens: 1 } } });
+  const start = { input_tokens: usage.prompt_tokens, output_tokens: 1, ...extra };
+  send('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], usage: start } });
   send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
   for (const piece of text.match(/.{1,8}/gs) ?? []) {
     send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } });
   }
   send('content_block_stop', { type: 'content_block_stop', index: 0 });
-  send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: usage.completion_tokens } });
+  send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: extra.output_tokens ?? usage.completion_tokens } });
   res.end(`event: message_stop\ndata: ${JSON.stringify({ type: 'message_stop' })}\n\n`);
 }

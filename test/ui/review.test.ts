@@ -118,7 +118,8 @@ describe('Settings → Prices', () => {
     await prices.getByRole('button', { name: 'Add model' }).click();
     await prices.getByRole('cell', { name: 'llama3.1', exact: true }).waitFor();
     expect((await t.api('/api/public/v2/prices')).body.prices).toContainEqual({
-      provider: 'ollama', model: 'llama3.1', input_per_mtok: 0, output_per_mtok: 0.2, cached_input_per_mtok: 0, reasoning_per_mtok: 0, source: 'user',
+      provider: 'ollama', model: 'llama3.1', input_per_mtok: 0, output_per_mtok: 0.2, cached_input_per_mtok: 0, reasoning_per_mtok: 0, cache_write_per_mtok: 0,
+      source: 'user',
     });
 
     await prices.getByLabel('Filter prices').fill('openai/gpt-4o-mini');

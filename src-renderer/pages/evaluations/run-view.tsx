@@ -3,7 +3,7 @@ import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
 import { loadSession } from '../../api/session';
 import { readEvents } from '../../api/sse';
-import type { ReportCell, ReportDetail, ReportRows, RunProgress, RunStarted, RunStatus, Score } from '../../api/types';
+import type { ReportCell, ReportDetail, RunProgress, RunStarted, RunStatus, Score } from '../../api/types';
 import { countOf, fmtCost, fmtInt, fmtMs } from '../../components/format';
 import { JsonView } from '../../components/json-view';
 import { Modal } from '../../components/modal';
@@ -13,64 +13,48 @@ import { cellText } from '../datasets/cell-text';
 import { Pager } from '../../components/pager';
 import { ManifestView } from './manifest-view';
 import { useElapsed } from './use-elapsed';
+import { useRunRows } from './use-run-rows';
 
 export const runStatusClass = (s: RunStatus | null) => (s === 'COMPLETED' ? 'ok' : s === 'FAILED' ? 'bad' : s === 'CANCELED' ? 'warn' : 'accent');
-
-/** While a run runs, the grid refreshes at most this often (each cell also arrives as an event). */
-const GRID_REFRESH_MS = 700;
 
 export function RunView({ runId, onChanged }: { runId: number; onChanged: () => void }) {
   const api = useApi();
   const detail = useLoad((a, signal) => a<ReportDetail>(`/reports/${runId}`, { signal }), [runId]);
   const [page, setPage] = useState(1);
-  const rows = useLoad((a, signal) => a<ReportRows>(`/api/public/v2/reports/${runId}/rows`, { signal, query: { page, per_page: 100 } }), [runId, page]);
+  const rows = useRunRows(runId, page);
   const [progress, setProgress] = useState<RunProgress | null>(null);
   const [cell, setCell] = useState<{ row: number; column: string; cell: ReportCell } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const finished = detail.data?.status && detail.data.status !== 'RUNNING';
   const score = useLoad((a, signal) => (finished ? a<{ score: Score }>(`/reports/${runId}/score`, { signal }) : Promise.resolve(null)), [runId, finished]);
-  const reloadRows = useRef(rows.reload);
-  reloadRows.current = rows.reload;
+  const refreshRows = useRef(rows.refresh);
+  refreshRows.current = rows.refresh;
   const reloadDetail = useRef(detail.reload);
   reloadDetail.current = detail.reload;
 
   useEffect(() => {
     const controller = new AbortController();
-    let last = 0;
-    let trailing: ReturnType<typeof setTimeout> | undefined;
     // Only a run seen running reloads at its end; opening a finished run loads it once, not twice.
     let sawRunning = false;
-    const refreshGrid = () => {
-      clearTimeout(trailing);
-      trailing = undefined;
-      last = Date.now();
-      reloadRows.current();
-    };
     const token = loadSession()?.token ?? '';
     readEvents(`/api/public/v2/reports/${runId}/events`, token, controller.signal, (event, data) => {
       if (event !== 'progress' && event !== 'done') return;
       setProgress(data as RunProgress);
       if (event === 'progress') {
         sawRunning = true;
-        // At most one grid reload per GRID_REFRESH_MS, and always one after the last event of a
-        // burst, so the grid never lags behind the cards.
-        const wait = GRID_REFRESH_MS - (Date.now() - last);
-        if (wait <= 0) refreshGrid();
-        else trailing ??= setTimeout(refreshGrid, wait);
+        // Paced and coalesced by useRunRows: up to ten events a second ask, at most two fetches go.
+        refreshRows.current('progress');
         return;
       }
       if (sawRunning) {
-        refreshGrid();
+        refreshRows.current('final');
         reloadDetail.current();
         onChanged();
       }
     }).catch((e: unknown) => {
       if (!controller.signal.aborted) setError(errorText(e));
     });
-    return () => {
-      clearTimeout(trailing);
-      controller.abort();
-    };
+    return () => controller.abort();
     // onChanged is the parent's reload; re-subscribing for a new function identity would replay the stream.
   }, [runId]);
 
@@ -244,7 +228,7 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
               onSave={async (value) => {
                 await api(`/api/public/v2/reports/${runId}/cells`, { method: 'PATCH', body: { row_index: cell.row, column_name: cell.column, value } });
                 setCell(null);
-                rows.reload();
+                rows.refresh('final');
                 detail.reload();
                 score.reload();
                 onChanged();

@@ -4,24 +4,19 @@ import { useApi, useLoad } from '../../api/context';
 import type { PriceEntry, PriceList } from '../../api/types';
 import { countOf } from '../../components/format';
 
-const RATES = ['input_per_mtok', 'cached_input_per_mtok', 'output_per_mtok', 'reasoning_per_mtok'] as const;
+const RATES = ['input_per_mtok', 'cached_input_per_mtok', 'cache_write_per_mtok', 'output_per_mtok', 'reasoning_per_mtok'] as const;
 type Rate = (typeof RATES)[number];
 const RATE_LABELS: Record<Rate, string> = {
   input_per_mtok: 'Input',
   cached_input_per_mtok: 'Cached input',
+  cache_write_per_mtok: 'Cache write',
   output_per_mtok: 'Output',
   reasoning_per_mtok: 'Reasoning',
 };
 type Draft = { provider: string; model: string } & Record<Rate, string>;
-const blank: Draft = { provider: '', model: '', input_per_mtok: '0', cached_input_per_mtok: '0', output_per_mtok: '0', reasoning_per_mtok: '0' };
-const draftOf = (p: PriceEntry): Draft => ({
-  provider: p.provider,
-  model: p.model,
-  input_per_mtok: String(p.input_per_mtok),
-  cached_input_per_mtok: String(p.cached_input_per_mtok),
-  output_per_mtok: String(p.output_per_mtok),
-  reasoning_per_mtok: String(p.reasoning_per_mtok),
-});
+// A new row's cache-write rate left empty is the server's default, 1.25 × input (Anthropic's write price).
+const blank: Draft = { provider: '', model: '', input_per_mtok: '0', cached_input_per_mtok: '0', cache_write_per_mtok: '', output_per_mtok: '0', reasoning_per_mtok: '0' };
+const draftOf = (p: PriceEntry): Draft => ({ provider: p.provider, model: p.model, ...Object.fromEntries(RATES.map((r) => [r, String(p[r])])) } as Draft);
 const keyOf = (p: { provider: string; model: string }) => `${p.provider}/${p.model}`;
 const usd = (n: number) => `$${n.toLocaleString(undefined, { maximumFractionDigits: 4 })}`;
 
@@ -56,7 +51,11 @@ export function PricesSection() {
   const put = (d: Draft) =>
     api<PriceEntry>('/api/public/v2/prices', {
       method: 'PUT',
-      body: { provider: d.provider, model: d.model, ...Object.fromEntries(RATES.map((r) => [r, d[r].trim() === '' ? 0 : Number(d[r])])) },
+      body: {
+        provider: d.provider,
+        model: d.model,
+        ...Object.fromEntries(RATES.map((r) => [r, d[r].trim() === '' ? (r === 'cache_write_per_mtok' ? undefined : 0) : Number(d[r])])),
+      },
     });
   const remove = (p: PriceEntry) =>
     run(async () => {
@@ -185,7 +184,16 @@ export function PricesSection() {
         {RATES.map((r) => (
           <label key={r} style={{ fontSize: 12 }}>
             {RATE_LABELS[r]}
-            <input aria-label={`New ${RATE_LABELS[r]} per million`} type="number" min={0} step="any" value={adding[r]} onChange={(e) => setAdding({ ...adding, [r]: e.target.value })} style={{ width: 80 }} />
+            <input
+              aria-label={`New ${RATE_LABELS[r]} per million`}
+              type="number"
+              min={0}
+              step="any"
+              placeholder={r === 'cache_write_per_mtok' ? '1.25 × input' : undefined}
+              value={adding[r]}
+              onChange={(e) => setAdding({ ...adding, [r]: e.target.value })}
+              style={{ width: 80 }}
+            />
           </label>
         ))}
         <button type="submit">Add model</button>

@@ -12,6 +12,8 @@ import retention from './012-retention';
 import requestSorts from './013-request-sorts';
 import ascendingIndexes from './016-ascending-indexes';
 import textUnindexed from './017-text-unindexed';
+import cacheWrites from './018-cache-writes';
+import noteText from './019-note-text';
 
 export interface Migration {
   /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
@@ -35,4 +37,6 @@ export const migrations: readonly Migration[] = [
   { id: '013-request-sorts', sql: requestSorts },
   { id: '016-ascending-indexes', sql: ascendingIndexes },
   { id: '017-text-unindexed', sql: textUnindexed },
+  { id: '018-cache-writes', sql: cacheWrites },
+  { id: '019-note-text', sql: noteText },
 ];

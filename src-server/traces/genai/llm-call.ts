@@ -8,8 +8,9 @@ export interface LlmCall {
   messagesOut: ChatMessage[];
   inputTokens: number;
   outputTokens: number;
-  /** Parts of input and output tokens priced at their own rate (cache reads, reasoning), when reported. */
+  /** Parts of input and output tokens priced at their own rate (cache reads and writes, reasoning), when reported. */
   cachedInputTokens: number;
+  cacheWriteTokens: number;
   reasoningTokens: number;
   /** Every usage attribute as sent (tokens of kinds we have no column for, cache reads, reasoning…),
    * kept in the request's metadata under its own key so none is dropped. */

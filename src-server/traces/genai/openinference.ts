@@ -39,6 +39,7 @@ export const openinference: GenAiMapper = {
       inputTokens: int(a['llm.token_count.prompt']),
       outputTokens: int(a['llm.token_count.completion']),
       cachedInputTokens: int(a['llm.token_count.prompt_details.cache_read']),
+      cacheWriteTokens: int(a['llm.token_count.prompt_details.cache_write']),
       reasoningTokens: int(a['llm.token_count.completion_details.reasoning']),
       usage,
       parameters: typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters) ? (parameters as Record<string, unknown>) : {},

@@ -66,16 +66,23 @@ export const otelGenai: GenAiMapper = {
       if (key.startsWith('gen_ai.request.') && key !== 'gen_ai.request.model') parameters[key.slice('gen_ai.request.'.length)] = value;
     }
     const usage = attributesUnder(a, 'gen_ai.usage.');
+    // The current names, then OpenLLMetry's.
+    const cacheRead = int(a['gen_ai.usage.cache_read.input_tokens'] ?? a['gen_ai.usage.cache_read_input_tokens']);
+    const cacheWrite = int(a['gen_ai.usage.cache_creation.input_tokens'] ?? a['gen_ai.usage.cache_creation_input_tokens']);
+    const input = int(a['gen_ai.usage.input_tokens'] ?? a['gen_ai.usage.prompt_tokens']);
     if (a['gen_ai.response.model'] !== undefined) usage['gen_ai.response.model'] = String(a['gen_ai.response.model']);
     return {
       provider: str(a['gen_ai.provider.name']) ?? str(a['gen_ai.system']) ?? 'unknown',
       model: str(a['gen_ai.request.model']) ?? str(a['gen_ai.response.model']) ?? 'unknown',
       messagesIn: [...system, ...messagesOf(a['gen_ai.input.messages']), ...events.messagesIn],
       messagesOut: [...messagesOf(a['gen_ai.output.messages']), ...events.messagesOut],
-      inputTokens: int(a['gen_ai.usage.input_tokens'] ?? a['gen_ai.usage.prompt_tokens']),
+      // The conventions count cache reads and writes in input_tokens (semantic-conventions 1.40,
+      // "Anthropic": input_tokens + cache_read + cache_creation). An instrumentation that copies
+      // Anthropic's own input_tokens shows it only when the parts outgrow the whole; then it is added up.
+      inputTokens: input < cacheRead + cacheWrite ? input + cacheRead + cacheWrite : input,
       outputTokens: int(a['gen_ai.usage.output_tokens'] ?? a['gen_ai.usage.completion_tokens']),
-      // The current name, then OpenLLMetry's.
-      cachedInputTokens: int(a['gen_ai.usage.cache_read.input_tokens'] ?? a['gen_ai.usage.cache_read_input_tokens']),
+      cachedInputTokens: cacheRead,
+      cacheWriteTokens: cacheWrite,
       reasoningTokens: int(a['gen_ai.usage.reasoning.output_tokens'] ?? a['gen_ai.usage.reasoning_tokens']),
       usage,
       parameters,
