@@ -88,6 +88,21 @@ describe('export', () => {
     expect(csv.text.split('\r\n')).toHaveLength(5002);
     expect((await t.api(`/api/public/v2/datasets/${v.body.dataset_id}/export?format=xlsx`)).status).toBe(422);
   });
+
+  it('keeps every byte of a file that outgrows the import\'s 64 KiB starting buffers several times over', async () => {
+    // ~3.2 MB of CSV: the upload's spool, the read buffer and the row batch each start at 64 KiB and
+    // double while it arrives; each row's text differs, so a byte lost or moved at a doubling shows.
+    const groupId = await group();
+    const text = (i: number) => `row ${i} ${String(i * 7919).padStart(12, '0')} ${'abcdefghij'.repeat(1 + (i % 9))}`;
+    const lines = ['i,text', ...Array.from({ length: 40_000 }, (_, i) => `${i},${text(i)}`)];
+    const file = lines.join('\n');
+    expect(file.length).toBeGreaterThan(3 * 1024 * 1024);
+    const v = await upload(groupId, 'grows.csv', file);
+    expect(v.status).toBe(201);
+    const jsonl = (await exported(v.body.dataset_id, 'jsonl')).text.trimEnd().split('\n');
+    expect(jsonl).toHaveLength(40_000);
+    jsonl.forEach((line, i) => expect(JSON.parse(line)).toEqual({ i: String(i), text: text(i) }));
+  });
 });
 
 describe('from-filter-params', () => {

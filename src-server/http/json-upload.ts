@@ -107,8 +107,10 @@ class UploadScanner {
   private fileEscape = false;
   private decoded = 0;
   private sawFile = false;
-  /** Decoded bytes not yet written: `spool[0 .. spooled)`. */
-  private spool = Buffer.allocUnsafe(SPOOL_BYTES + 64 * 1024);
+  /** Decoded bytes not yet written: `spool[0 .. spooled)`. Starts at 64 KiB and doubles up to
+   * SPOOL_BYTES + 64 KiB as the file needs it: see row-batch.ts on why a small upload should not
+   * allocate (and free) the full 1 MiB. */
+  private spool = Buffer.allocUnsafe(64 * 1024);
   private spooled = 0;
   private readonly fields: Record<string, unknown> = {};
 
@@ -206,8 +208,8 @@ class UploadScanner {
     if (!BASE64_CHARS.test(rest)) return false;
     const groups = usable === body.length ? body : body.slice(0, usable);
     const most = Math.ceil(head.length / 4) * 3 + Math.ceil(usable / 4) * 3;
-    if (this.spooled + most > this.spool.length) await this.flush();
-    if (most > this.spool.length) this.spool = Buffer.allocUnsafe(most);
+    if (this.spooled + most > this.spool.length && this.spool.length >= SPOOL_BYTES) await this.flush();
+    if (this.spooled + most > this.spool.length) this.growSpool(this.spooled + most);
     const at = this.spooled;
     let length = head.length > 0 ? this.spool.write(head, at, 'base64') : 0;
     if (length !== decodedLength(head)) return false;
@@ -221,6 +223,13 @@ class UploadScanner {
     this.spooled += length;
     if (final || this.spooled >= SPOOL_BYTES) await this.flush();
     return true;
+  }
+
+  /** A spool of at least `bytes`, twice the current one up to SPOOL_BYTES + 64 KiB, with what is spooled copied over. */
+  private growSpool(bytes: number): void {
+    const bigger = Buffer.allocUnsafe(Math.max(bytes, Math.min(this.spool.length * 2, SPOOL_BYTES + 64 * 1024)));
+    this.spool.copy(bigger, 0, 0, this.spooled);
+    this.spool = bigger;
   }
 
   /** Writes what is decoded and not yet written. */

@@ -105,7 +105,8 @@ async function* readChunks(path: string): AsyncGenerator<Buffer> {
   const piece = 64 * 1024;
   const file = await open(path, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(16 * piece);
+    // No bigger than the file (in whole pieces): see row-batch.ts on freed blocks above 128 KiB.
+    const buffer = Buffer.allocUnsafe(Math.min(16 * piece, Math.max(piece, Math.ceil((await file.stat()).size / piece) * piece)));
     for (;;) {
       const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
       if (bytesRead === 0) return;

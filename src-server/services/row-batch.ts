@@ -14,8 +14,13 @@ const BATCH_ROWS = 10_000;
  * import before a full GC came (docs/performance.md, "Datasets").
  */
 export class RowBatch implements PackedRows {
-  // Room past the mark for the chunk that crosses it, so an ordinary batch never grows the buffer.
-  bytes = Buffer.allocUnsafe(BATCH_BYTES + 512 * 1024);
+  // Starts at 64 KiB and doubles as rows arrive (room()), so a small file never allocates the
+  // full batch. glibc raises its mmap threshold to the size of any freed block it had mapped (up to
+  // 32 MiB) and its trim threshold to twice that, for the life of the process: the 4.5 MiB buffer a
+  // 50 KB import used to allocate left the trim threshold at 9.4 MiB, and each of V8's four
+  // platform threads then kept ~2.9 MiB of freed memory in its arena; the evaluation after that
+  // import peaked 4–7 MiB higher (docs/performance.md, `evalrss`). A large import still raises it.
+  bytes = Buffer.allocUnsafe(64 * 1024);
   ends = new Uint32Array(1024);
   count = 0;
   /** Bytes used: the end of the last row. */
@@ -31,7 +36,8 @@ export class RowBatch implements PackedRows {
   /** The buffer, with room for `n` more bytes at `used` (a writer of bytes then calls `endRow`). */
   room(n: number): Buffer {
     if (this.used + n > this.bytes.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + n));
+      // Doubling stops at the batch's usual size, room past the mark for the chunk that crosses it.
+      const bigger = Buffer.allocUnsafe(Math.max(Math.min(this.bytes.length * 2, BATCH_BYTES + 512 * 1024), this.used + n));
       this.bytes.copy(bigger, 0, 0, this.used);
       this.bytes = bigger;
     }
