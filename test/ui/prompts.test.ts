@@ -80,4 +80,24 @@ describe('Prompts page', () => {
     await page.getByRole('tab', { name: /^Version 1$/, selected: true }).waitFor();
     expect(ui.problems).toEqual([]);
   });
+  it('keeps a version’s tabs and label field inside the pane in a 1024 px window', async () => {
+    const { page, t } = ui;
+    const res = await t.api('/rest/prompt-templates', {
+      body: {
+        prompt_template: { prompt_name: 'narrow-window' },
+        prompt_version: { prompt_template: { type: 'chat', input_variables: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }] }, commit_message: 'Only one' },
+      },
+    });
+    expect(res.status).toBe(201);
+    await page.setViewportSize({ width: 1024, height: 700 });
+    try {
+      await ui.open(`/prompts?template=${res.body.id}`);
+      await page.getByRole('heading', { name: 'narrow-window' }).waitFor();
+      await page.getByRole('tab', { name: 'Try it' }).waitFor();
+      const overflow = await page.evaluate(() => [...document.querySelectorAll('.pane')].map((p) => p.scrollWidth - p.clientWidth));
+      expect(overflow.every((px) => px <= 1)).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+  });
 });

@@ -118,6 +118,30 @@ describe('Requests table: sorting, figures, tag chips, search hits', () => {
     await ui.screenshot('requests-search-hits');
   });
 
+  it('keeps every figure whole and on screen in a 1024 px window, with and without the detail', async () => {
+    const { page } = ui;
+    await page.setViewportSize({ width: 1024, height: 700 });
+    try {
+      await ui.open('/requests?sort=cost&order=asc');
+      await page.getByTestId('request-count').getByText('4 logged').waitFor();
+      const cheap = page.locator(`.vt-row[data-request-id="${ids.cheap}"] [role=gridcell]`);
+      // A clipped cell shows "$0.0001…"; one past the window's edge is out of reach (no scrollbar).
+      const fits = (cell: typeof cheap) => cell.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth);
+      expect(await cheap.nth(6).textContent()).toBe('$0.000123');
+      expect(await fits(cheap.nth(6))).toBe(true);
+      expect(await fits(cheap.nth(8))).toBe(true);
+      await page.locator(`.vt-row[data-request-id="${ids.cheap}"]`).click();
+      const detail = page.getByRole('complementary', { name: `Request ${ids.cheap}` });
+      await detail.getByRole('button', { name: 'Close detail' }).waitFor();
+      expect(await detail.getByRole('button', { name: 'Close detail' }).evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+      const sorted = page.locator(`.vt-row[data-request-id="${ids.cheap}"] [role=gridcell]`).last();
+      expect(await sorted.textContent()).toBe('$0.000123');
+      expect(await fits(sorted)).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+  });
+
   it('lets a missing request be closed', async () => {
     const { page } = ui;
     await ui.open('/requests?request=999999');

@@ -14,6 +14,8 @@ describe('Settings page', () => {
     page.on('dialog', (d) => void d.accept());
     await ui.open('/settings');
 
+    // Dark theme: a primary button's label is the page colour, not white (2.97:1 on the light accent).
+    expect(await page.getByRole('button', { name: 'Create key' }).evaluate((b) => getComputedStyle(b).color)).toBe('rgb(20, 22, 27)');
     await page.getByLabel('New key name').fill('my-app');
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = (await page.getByTestId('new-key').textContent())!;

@@ -88,8 +88,8 @@ export function PromptDetail({ id, onChanged }: { id: number; onChanged: () => v
           }}
         />
       ) : null}
-      {/* minmax(0, 1fr): a plain 1fr grows to its widest unbreakable content (a long token, the kwargs JSON) and pushed "Try it" past the viewport (issue 14, item 2). */}
-      <div style={{ display: 'grid', gridTemplateColumns: 'minmax(260px, 320px) minmax(0, 1fr)', gap: 16, alignItems: 'start' }}>
+      {/* Columns in styles.css (`.prompt-layout`): the history stacks above the version in a narrow window. */}
+      <div className="prompt-layout">
         <section className="card" style={{ padding: 0 }} aria-label="Version history">
           <table className="grid">
             <thead>

@@ -9,9 +9,13 @@ import { TagChips } from './tag-chips';
 import { NoteMark } from '../review/review-badges';
 import type { RequestPages } from './use-request-pages';
 
-const COLUMNS = '28px 158px 74px minmax(120px, 180px) minmax(160px, 1fr) 88px 96px 96px 80px minmax(80px, 180px)';
-/** Beside the detail panel only what identifies a row fits, plus the column the list is sorted by. */
-const COMPACT = '28px 158px 74px minmax(90px, 140px) minmax(120px, 1fr) 96px';
+/**
+ * The full column set lives in styles.css (`.request-columns`): below 1180 px wide the Tags column
+ * folds away there, so the numeric columns stay on screen instead of being clipped at the right.
+ */
+const COLUMNS = 'var(--request-columns)';
+/** Beside the detail only what identifies a row fits, plus the column the list is sorted by (`.request-compact` in styles.css). */
+const COMPACT = 'var(--request-compact)';
 const ROW_HEIGHT = 34;
 const TITLES: Record<SortKey, string> = { time: 'Time', latency: 'Latency', cost: 'Cost', tokens: 'Tokens', score: 'Score' };
 
@@ -140,7 +144,7 @@ export function RequestTable({ pages, sort, filteredTags, openId, cursor, checke
             {cells.cost}
             {cells.latency}
             {cells.score}
-            <div role="gridcell">
+            <div role="gridcell" className="tags-cell">
               <NoteMark request={r} />
               <TagChips tags={r.tags} filtered={filteredTags} max={3} />
             </div>
@@ -151,7 +155,7 @@ export function RequestTable({ pages, sort, filteredTags, openId, cursor, checke
   };
 
   return (
-    <div className="vt">
+    <div className={compact ? 'vt request-compact' : 'vt request-columns'}>
       <div className="vt-head" role="row" style={{ gridTemplateColumns: columns }}>
         <div />
         <SortHeader label="Time" column="time" state={sort} />
@@ -166,7 +170,7 @@ export function RequestTable({ pages, sort, filteredTags, openId, cursor, checke
             <SortHeader label="Cost" column="cost" state={sort} numeric />
             <SortHeader label="Latency" column="latency" state={sort} numeric />
             <SortHeader label="Score" column="score" state={sort} numeric />
-            <div>Tags</div>
+            <div className="tags-cell">Tags</div>
           </>
         )}
       </div>

@@ -239,8 +239,9 @@ function EmptyQueue({ params }: { params: URLSearchParams }) {
   return (
     <div className="empty">
       <h2>Nothing to review</h2>
-      <p>No request matches {filters || 'these filters'}.</p>
-      {onlyUnscored ? <p>Every matching request already has a score. Include scored requests to look at them again.</p> : null}
+      {/* Without filters (scored=any, no tag, no model) the queue is every request there is. */}
+      <p>{filters ? `No request matches the queue’s filters: ${filters}.` : 'No requests have been logged yet.'}</p>
+      {onlyUnscored ? <p>Requests that already have a score are left out; include them to look at them again.</p> : null}
       <div className="row" style={{ justifyContent: 'center' }}>
         {onlyUnscored ? (
           <button type="button" onClick={() => setParams({ scored: 'any' })}>
