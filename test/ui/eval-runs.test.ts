@@ -116,7 +116,8 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     await page.getByTestId('run-status').getByText('completed').waitFor({ timeout: 30_000 });
     expect(await manifest.getByRole('row', { name: /reply/ }).getByTestId('manifest-prompt').textContent()).toBe('greeter v1');
     expect(await manifest.getByTestId('manifest-dataset').textContent()).toMatch(/^version v1 · 4 rows/);
-    expect(await manifest.getByTestId('manifest-repeats').textContent()).toMatch(/^“first” exactly/);
+    // The repeated run's name comes with the pipeline's run list, which can land after the manifest (“#2” until then).
+    await expect.poll(() => manifest.getByTestId('manifest-repeats').textContent()).toMatch(/^“first” exactly/);
     const againId = Number(new URL(page.url()).searchParams.get('run'));
     expect((await t.api(`/reports/${againId}`)).body.report.manifest.columns.find((c: { name: string }) => c.name === 'reply').resolved.version_number).toBe(1);
 
