@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { dataFiles } from '../src-server/data-dir';
+import { openSqlite } from '../src-server/store/sqlite';
 import { call, tempDir } from './support/server';
 import { startMockLlm, type MockLlm } from './support/mock-llm';
 import { allRows, publishDataset, waitForRun } from './support/evaluations';
@@ -62,6 +64,9 @@ test('SIGKILL mid-run, then restart: the run completes with every row exactly on
       ],
     },
   });
+  // At most 20 calls are answered before the crash, however slowly this test's polls come round
+  // on a busy machine; the crash still lands wherever the run is by then.
+  const release = mock.hold(20);
   const run = await t.api(`/reports/${pipeline.body.report_id}/run`, { body: { name: 'crashy', concurrency: 2 } });
   const reportId = run.body.report_id as number;
 
@@ -72,8 +77,20 @@ test('SIGKILL mid-run, then restart: the run completes with every row exactly on
   }
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
+  release();
   const callsBeforeCrash = mock.calls.length;
-  expect(callsBeforeCrash).toBeLessThan(40);
+  expect(callsBeforeCrash).toBeLessThanOrEqual(22);
+  // The rows whose answer was committed when the process died. A row's slot goes to the next row
+  // when its cell is handed to the writer, not when it is committed (decisions.md, evalc50), so
+  // besides the 2 calls in flight a finished call whose cell was still waiting for its commit is
+  // made again: how many depends on how long the commit's sync took (43 calls in 1 of 8 copies,
+  // 4 at once), not on the product being wrong.
+  const db = openSqlite(dataFiles(dataDir).database);
+  const durable = new Set(
+    (db.prepare(`SELECT c.row_index FROM report_cells c JOIN report_columns col ON col.id = c.column_id
+      WHERE c.report_id = ? AND col.name = 'answer' AND c.status = 'PASSED'`).all(reportId) as Array<{ row_index: number }>).map((r) => r.row_index),
+  );
+  db.close();
 
   ({ child, url } = await serve());
   api = (path, init = {}) => call(url, path, { ...init, key });
@@ -84,10 +101,12 @@ test('SIGKILL mid-run, then restart: the run completes with every row exactly on
   const { rows: cells } = await allRows(t, reportId);
   expect(cells.map((r: any) => r.row_index)).toEqual(rows.map((_, i) => i));
   expect(cells.map((r: any) => r.cells.answer.value)).toEqual(rows.map((r) => `echo: ${r.q}`));
-  // Only the calls in flight at the crash (at most 2) can be repeated.
+  // A row committed before the crash is never asked again; every other row is asked exactly once
+  // after the restart.
   const asked = mock.calls.map((c) => c.body.messages.at(-1).content as string);
   for (const row of rows) expect(asked.filter((q) => q === row.q).length).toBeGreaterThanOrEqual(1);
-  expect(mock.calls.length).toBeLessThanOrEqual(42);
+  const askedAfter = asked.slice(callsBeforeCrash).sort();
+  expect(askedAfter).toEqual(rows.filter((_, i) => !durable.has(i)).map((r) => r.q).sort());
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
 });

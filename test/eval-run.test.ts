@@ -156,34 +156,49 @@ describe('providers', () => {
 
 test('cancel stops the run at once: no more calls, status CANCELED, unfinished cells marked', async () => {
   mock.setLatency(150);
-  const rows = rowsOf(40, (i) => ({ q: `${i}` }));
-  const { reportId } = await runPipeline(rows, [promptColumn(), { column_type: 'COUNT', name: 'len', configuration: { source: 'answer' } }], { concurrency: 2 });
-  await new Promise((r) => setTimeout(r, 400));
-  const canceled = await t.api(`/api/public/v2/reports/${reportId}/cancel`, { method: 'POST', body: {} });
-  expect(canceled.status).toBe(200);
-  expect(canceled.body.status).toBe('CANCELED');
-  const callsAtCancel = mock.calls.length;
-  await new Promise((r) => setTimeout(r, 400));
-  expect(mock.calls.length).toBe(callsAtCancel);
-  expect(mock.inFlight).toBe(0);
-  const report = await t.api(`/reports/${reportId}`);
-  expect(report.body.status).toBe('CANCELED');
-  expect(report.body.stats.status_counts.COMPLETED).toBeLessThan(80);
-  expect(report.body.stats.status_counts.COMPLETED).toBeGreaterThan(0);
-  const last = (await t.api(`/api/public/v2/reports/${reportId}/rows?page=2&per_page=20`)).body.rows.at(-1);
-  expect(last.cells.answer).toMatchObject({ status: 'SKIPPED', error: expect.stringMatching(/CANCELED/) });
-  expect((await t.api(`/api/public/v2/reports/${reportId}/cancel`, { method: 'POST', body: {} })).status).toBe(409);
+  // Two rows' calls are answered and the next two held: the run is mid-way when it is canceled,
+  // however slow the machine (a fixed 400 ms wait could pass before the first row finished).
+  const release = mock.hold(2);
+  try {
+    const rows = rowsOf(40, (i) => ({ q: `${i}` }));
+    const { reportId } = await runPipeline(rows, [promptColumn(), { column_type: 'COUNT', name: 'len', configuration: { source: 'answer' } }], { concurrency: 2 });
+    const completed = async () => (await t.api(`/reports/${reportId}`)).body.stats.status_counts.COMPLETED;
+    await expect.poll(completed, { timeout: 30_000 }).toBe(4);
+    await expect.poll(() => mock.inFlight, { timeout: 30_000 }).toBe(2);
+    const canceled = await t.api(`/api/public/v2/reports/${reportId}/cancel`, { method: 'POST', body: {} });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.status).toBe('CANCELED');
+    const callsAtCancel = mock.calls.length;
+    expect(callsAtCancel).toBe(4);
+    // The held calls were hung up on by the cancel.
+    await expect.poll(() => mock.calls.slice(2).every((c) => c.aborted), { timeout: 30_000 }).toBe(true);
+    release();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(mock.calls.length).toBe(callsAtCancel);
+    expect(mock.inFlight).toBe(0);
+    const report = await t.api(`/reports/${reportId}`);
+    expect(report.body.status).toBe('CANCELED');
+    expect(report.body.stats.status_counts.COMPLETED).toBe(4);
+    const last = (await t.api(`/api/public/v2/reports/${reportId}/rows?page=2&per_page=20`)).body.rows.at(-1);
+    expect(last.cells.answer).toMatchObject({ status: 'SKIPPED', error: expect.stringMatching(/CANCELED/) });
+    expect((await t.api(`/api/public/v2/reports/${reportId}/cancel`, { method: 'POST', body: {} })).status).toBe(409);
+  } finally {
+    release();
+  }
 });
 
 test('while a run goes, the rows show the cells being computed as RUNNING, the rest QUEUED', async () => {
-  mock.setLatency(1_000);
-  const { reportId } = await runPipeline(rowsOf(5, (i) => ({ q: `${i}` })), [promptColumn()]);
-  for (const deadline = Date.now() + 10_000; mock.inFlight < LIMIT; ) {
-    if (Date.now() > deadline) throw new Error(`only ${mock.inFlight} calls in flight`);
-    await new Promise((r) => setTimeout(r, 20));
+  // Every call is held until the rows are read (a 1 s latency could run out first on a busy machine).
+  const release = mock.hold();
+  let statuses: string[];
+  let reportId: number;
+  try {
+    ({ reportId } = await runPipeline(rowsOf(5, (i) => ({ q: `${i}` })), [promptColumn()]));
+    await expect.poll(() => mock.inFlight, { timeout: 30_000 }).toBe(LIMIT);
+    statuses = (await allRows(t, reportId)).rows.map((row) => row.cells.answer.status);
+  } finally {
+    release();
   }
-  const during = await allRows(t, reportId);
-  const statuses = during.rows.map((row) => row.cells.answer.status);
   expect(statuses).toEqual(['RUNNING', 'RUNNING', 'RUNNING', 'QUEUED', 'QUEUED']);
   const done = await waitForRun(t, reportId);
   expect(done.status).toBe('COMPLETED');
@@ -192,8 +207,16 @@ test('while a run goes, the rows show the cells being computed as RUNNING, the r
 
 test('SSE: progress events while running, then done with every cell', async () => {
   mock.setLatency(20);
-  const { reportId } = await runPipeline(rowsOf(12, (i) => ({ q: `${i}` })), [promptColumn()], { concurrency: 2 });
-  const res = await fetch(`${t.url}/api/public/v2/reports/${reportId}/events`, { headers: { 'X-API-KEY': t.key } });
+  // Calls are held until the stream is open: a run that finished first would send only `done`.
+  const release = mock.hold();
+  let res: Response;
+  let reportId: number;
+  try {
+    ({ reportId } = await runPipeline(rowsOf(12, (i) => ({ q: `${i}` })), [promptColumn()], { concurrency: 2 }));
+    res = await fetch(`${t.url}/api/public/v2/reports/${reportId}/events`, { headers: { 'X-API-KEY': t.key } });
+  } finally {
+    release();
+  }
   expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
   const text = await res.text();
   const events = [...text.matchAll(/event: (\w+)\ndata: (.*)\n\n/g)].map((m) => ({ type: m[1], data: JSON.parse(m[2]) }));
@@ -227,9 +250,14 @@ test('HUMAN cells are entered through the API and scored', async () => {
 test('a clean restart mid-run resumes it; every row is computed exactly once', async () => {
   mock.setLatency(60);
   const rows = rowsOf(30, (i) => ({ q: `row-${i}` }));
+  // Four rows' calls are answered, then calls wait until the restart has begun: the run is mid-way
+  // for certain (a fixed 300 ms wait could pass before the first row finished on a busy machine).
+  const release = mock.hold(4);
   const { reportId } = await runPipeline(rows, [promptColumn(), { column_type: 'CONTAINS', name: 'ok', configuration: { source: 'answer', value: 'row' } }], { concurrency: 2 });
-  await new Promise((r) => setTimeout(r, 300));
-  await t.restart();
+  await expect.poll(async () => (await t.api(`/reports/${reportId}`)).body.stats.status_counts.COMPLETED, { timeout: 30_000 }).toBe(8);
+  const restarted = t.restart();
+  release();
+  await restarted;
   const before = (await t.api(`/reports/${reportId}`)).body.stats.status_counts.COMPLETED;
   expect(before).toBeGreaterThan(0);
   expect(before).toBeLessThan(60);

@@ -42,7 +42,9 @@ test('an abort before the answer ends the call with the reason; an aborted signa
   try {
     const controller = new AbortController();
     const call = sendHttp(new URL(`${mock.baseUrl}/chat/completions`), { method: 'POST', body: '{}', signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The mock has the call (held by its 2 s latency) before the abort: a fixed 100 ms wait could
+    // end before the call reached it on a busy machine, and then nothing would be aborted there.
+    await expect.poll(() => mock.calls.length, { timeout: 10_000 }).toBe(1);
     const reason = new Error('stop');
     controller.abort(reason);
     await expect(call).rejects.toBe(reason);

@@ -59,10 +59,13 @@ describe('text search after an acknowledgement', () => {
     expect((await t.api(`/api/public/v2/requests/${fresh.body.id}`)).status).toBe(404);
   });
 
-  it('indexes in the background within a second, with no search asking', async () => {
+  it('indexes in the background, with no search asking', async () => {
     const res = await Promise.all(Array.from({ length: 250 }, () => t.api('/log-request', { body: logBody(chat('backgroundonly text')) })));
     expect(res.every((r) => r.status === 201)).toBe(true);
-    const deadline = Date.now() + 1_000;
+    // The worker indexes a leftover under a chunk after 250 ms (TEXT_WAIT_MS), behind any checkpoint
+    // due; a second was a timed assertion a thread starved at load 10 on 2 cores can miss. How
+    // soon is measured in bench/, not here: this waits for it, asking no search meanwhile.
+    const deadline = Date.now() + 10_000;
     while (unindexed(t.dataDir) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(unindexed(t.dataDir)).toBe(0);
   });

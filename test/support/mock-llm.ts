@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for LLM providers on 127.0.0.1: OpenAI-compatible chat completions (plain and
  * streamed), completions, responses and embeddings, and Anthropic messages (plain and streamed). Answers are
- * deterministic; latency and failures can be injected; concurrent calls are counted; every call's
+ * deterministic; latency and failures can be injected and calls held; concurrent calls are counted; every call's
  * headers are recorded (which key went where). `GET …/models` lists `MOCK_MODELS`, and
  * `…/redirect?to=URL` answers 307 to `URL` (egress tests). A call the caller cancels is marked `aborted`. It is the only fake the tests use:
  * everything of ours runs for real.
@@ -40,8 +40,17 @@ export interface MockLlm {
   setReply(reply: MockLlmOptions['reply']): void;
   /** Usage fields every later answer carries (null: the computed word counts only). */
   setUsage(usage: MockUsage | null): void;
-  /** The next `count` calls answer `status` (429 by default, with Retry-After: 0). */
-  failNext(count: number, status?: number): void;
+  /**
+   * The next `count` calls answer `status` (429 by default, with Retry-After: 0); with `path`, only
+   * calls whose path ends with it, so a background call (a model list, a connection test) cannot
+   * take a failure meant for a chat call.
+   */
+  failNext(count: number, status?: number, only?: { path?: string }): void;
+  /**
+   * From now on the next `answered` calls are answered as usual and every later one waits until the
+   * returned `release()` is called: a test sees a run mid-way for certain, however slow the machine.
+   */
+  hold(answered?: number): () => void;
   resetCounters(): void;
   close(): Promise<void>;
 }
@@ -77,8 +86,9 @@ export function mockEmbedding(text: string, dims = 16): number[] {
 export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLlm> {
   let latency = options.latencyMs ?? 0;
   let reply = options.reply ?? ((call: MockLlmCall) => `echo: ${lastUserText(call.body)}`);
-  let failures: number[] = [];
   let extraUsage: MockUsage = {};
+  let failures: Array<{ status: number; path?: string }> = [];
+  let held: { answered: number; released: Promise<void> } | null = null;
   let inFlight = 0;
   let maxInFlight = 0;
   const calls: MockLlmCall[] = [];
@@ -105,11 +115,13 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     try {
+      if (held && held.answered-- <= 0) await held.released;
       if (latency > 0) await new Promise((r) => setTimeout(r, latency));
-      const failure = failures.shift();
-      if (failure !== undefined) {
+      const failed = failures.findIndex((f) => f.path === undefined || path.endsWith(f.path));
+      if (failed >= 0) {
+        const [{ status }] = failures.splice(failed, 1);
         res.setHeader('retry-after', '0');
-        return json(res, failure, { error: { message: `injected failure ${failure}`, type: 'mock_error' } });
+        return json(res, status, { error: { message: `injected failure ${status}`, type: 'mock_error' } });
       }
       if (path.endsWith('/redirect')) {
         res.writeHead(307, { location: new URLSearchParams(query).get('to') ?? '/' });
@@ -183,7 +195,16 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     setLatency: (ms) => void (latency = ms),
     setReply: (fn) => void (reply = fn ?? reply),
     setUsage: (usage) => void (extraUsage = usage ?? {}),
-    failNext: (count, status = 429) => void (failures = [...failures, ...new Array<number>(count).fill(status)]),
+    failNext: (count, status = 429, only = {}) => void (failures = [...failures, ...Array.from({ length: count }, () => ({ status, path: only.path }))]),
+    hold(answered = 0) {
+      let release!: () => void;
+      const gate = { answered, released: new Promise<void>((resolve) => (release = resolve)) };
+      held = gate;
+      return () => {
+        if (held === gate) held = null;
+        release();
+      };
+    },
     resetCounters() {
       calls.length = 0;
       maxInFlight = inFlight;

@@ -11,7 +11,8 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
   let ui: UiSession;
   let mock: MockLlm;
   beforeAll(async () => {
-    // One call at a time and 300 ms each, so a 4-row run is watched for over a second.
+    // One call at a time and 300 ms each, so the first run moves visibly (its live cards are read
+    // while the mock holds its second call, not while the clock runs).
     mock = await startMockLlm({ latencyMs: 300 });
     ui = await startUi({ env: { OPENAI_BASE_URL: mock.baseUrl, OPENAI_API_KEY: 'sk-test' }, evalConcurrency: 1 });
   });
@@ -61,7 +62,8 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     await ui.open(`/evaluations?pipeline=${pipelineId}`);
     await page.getByRole('button', { name: '▶ Run…' }).click();
     const version = dialog.getByLabel('Dataset version');
-    expect(await version.locator('option').allTextContents()).toEqual(['v2 · 6 rows (latest)', 'v1 · 4 rows', 'Draft (unpublished) · 0 rows']);
+    // The dialog opens before its versions arrive (an empty list at first): poll for the exact options.
+    await expect.poll(() => version.locator('option').allTextContents()).toEqual(['v2 · 6 rows (latest)', 'v1 · 4 rows', 'Draft (unpublished) · 0 rows']);
     expect(await version.inputValue()).toBe('2');
     expect(await dialog.getByTestId('estimate').textContent()).toBe('6 rows × 1 LLM column = 6 LLM calls');
     await dialog.getByText('Calls a model: reply (Prompt Template)').waitFor();
@@ -76,14 +78,18 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     expect(await dialog.getByTestId('estimate').textContent()).toBe('4 rows × 1 LLM column = 4 LLM calls');
     await dialog.getByLabel('Run name').fill('first');
     await ui.screenshot('evaluations-run-dialog');
+    // The mock answers the first row's call and holds the next until the live cards are read: the
+    // run is mid-way for certain, not only while 300 ms calls outlast a poll on a busy machine.
+    const release = mock.hold(1);
     await dialog.getByRole('button', { name: '▶ Start run' }).click();
 
-    // Live: tokens and cost move while the run is still running.
+    // Live: the first row's tokens (2 in, 3 out) show while the run is still running.
     await page.getByRole('heading', { name: 'first' }).waitFor();
     const tokens = page.getByTestId('run-tokens');
-    await expect.poll(() => tokens.textContent(), { timeout: 10_000 }).not.toBe('0');
+    await expect.poll(() => tokens.textContent(), { timeout: 10_000 }).toBe('5');
     expect(await page.getByTestId('run-status').textContent()).toBe('running');
     expect(await page.getByTestId('run-duration').textContent()).not.toBe('—');
+    release();
     await page.getByTestId('run-status').getByText('completed').waitFor({ timeout: 30_000 });
     const firstId = Number(new URL(page.url()).searchParams.get('run'));
     const finished = (await t.api(`/reports/${firstId}`)).body;
@@ -110,7 +116,8 @@ describe('Evaluation runs: dialog, manifest, live cards, comparison', () => {
     await page.getByTestId('run-status').getByText('completed').waitFor({ timeout: 30_000 });
     expect(await manifest.getByRole('row', { name: /reply/ }).getByTestId('manifest-prompt').textContent()).toBe('greeter v1');
     expect(await manifest.getByTestId('manifest-dataset').textContent()).toMatch(/^version v1 · 4 rows/);
-    expect(await manifest.getByTestId('manifest-repeats').textContent()).toMatch(/^“first” exactly/);
+    // The repeated run's name comes with the pipeline's run list, which can land after the manifest (“#2” until then).
+    await expect.poll(() => manifest.getByTestId('manifest-repeats').textContent()).toMatch(/^“first” exactly/);
     const againId = Number(new URL(page.url()).searchParams.get('run'));
     expect((await t.api(`/reports/${againId}`)).body.report.manifest.columns.find((c: { name: string }) => c.name === 'reply').resolved.version_number).toBe(1);
 

@@ -77,8 +77,9 @@ describe('Prompt page: Try it runs the version on a provider', () => {
     // The provider's model list was asked for once, though the panel mounted again for v2.
     expect(mock.calls.filter((c) => c.path.endsWith('/models'))).toHaveLength(1);
 
-    // A provider failure shows the provider's message and links the logged ERROR request.
-    mock.failNext(1, 400);
+    // A provider failure shows the provider's message and links the logged ERROR request; only the
+    // run's chat call may take it (not a model list the page asks for meanwhile).
+    mock.failNext(1, 400, { path: '/chat/completions' });
     await page.getByRole('button', { name: 'Run v2' }).click();
     await answer.getByRole('alert').getByText(/injected failure 400/).waitFor();
     await answer.getByRole('link', { name: /logged as request #\d+/ }).waitFor();
@@ -93,7 +94,8 @@ describe('Prompt page: Try it runs the version on a provider', () => {
     await row.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => row.getByRole('status').textContent()).toMatch(/^Connected · \d+ ms · 2 models$/);
     expect(await row.getByTestId('provider-models').textContent()).toBe('mock-chat, mock-embed');
-    mock.failNext(1, 401);
+    // The connection test reads the model list: that call, and no other, fails.
+    mock.failNext(1, 401, { path: '/models' });
     await row.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => row.getByRole('status').textContent()).toMatch(/^Failed: .*401.*injected failure 401/);
     await ui.screenshot('settings-provider-test');
