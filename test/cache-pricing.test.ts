@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src-server/store/migrate';
 import { migrations } from '../src-server/store/migrations';
-import { publishDataset, waitForRun } from './support/evaluations';
+import { publishDataset, runOnePrompt } from './support/evaluations';
 import { startMockLlm, type MockLlm } from './support/mock-llm';
 import { startServer, tempDir, type TestServer } from './support/server';
 
@@ -85,25 +85,11 @@ describe('an Anthropic call that writes and reads the prompt cache', () => {
     mock.setUsage(CACHED_USAGE);
     try {
       const { groupId } = await publishDataset(t, [{ q: 'first' }, { q: 'second' }]);
-      const pipeline = await t.api('/reports', {
-        body: {
-          dataset_group_id: groupId,
-          columns: [{
-            column_type: 'PROMPT_TEMPLATE', name: 'answer',
-            configuration: {
-              inline_template: { prompt_template: { type: 'chat', messages: [{ role: 'user', content: [{ type: 'text', text: 'Answer {x}' }] }] } },
-              prompt_template_variable_mappings: { x: 'q' }, engine: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
-            },
-          }],
-        },
-      });
-      expect(pipeline.status, JSON.stringify(pipeline.body)).toBe(201);
-      const run = await t.api(`/reports/${pipeline.body.report_id}/run`, { body: { name: 'cached' } });
-      const done = await waitForRun(t, run.body.report_id);
+      const done = await runOnePrompt(t, groupId, { provider: 'anthropic', model: 'claude-sonnet-4-5' }, 'Answer {x}', 'cached');
       expect(done.status).toBe('COMPLETED');
       expect(done.stats).toMatchObject({ input_tokens: 2 * CACHED_INPUT, output_tokens: 200 });
       expect(done.stats.cost).toBeCloseTo(2 * CACHED_PRICE, 9);
-      const logged = (await t.api(`/api/public/v2/requests?tags=report:${run.body.report_id}`)).body.items;
+      const logged = (await t.api(`/api/public/v2/requests?tags=report:${done.report.id}`)).body.items;
       expect(logged).toHaveLength(2);
       for (const r of logged) {
         expect(r).toMatchObject({ input_tokens: CACHED_INPUT, price_source: 'table' });

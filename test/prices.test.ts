@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishDataset, waitForRun } from './support/evaluations';
+import { publishDataset, runOnePrompt } from './support/evaluations';
 import { logBody } from './support/factories';
 import { startMockLlm, type MockLlm } from './support/mock-llm';
 import { startServer, type TestServer } from './support/server';
@@ -238,21 +238,8 @@ describe('price on evaluation calls', () => {
   it('an evaluation’s LLM calls are priced from the table (the workspace’s row first)', async () => {
     await put({ provider: 'openai', model: 'gpt-4o-mini', input_per_mtok: 1000, output_per_mtok: 2000 });
     const { groupId } = await publishDataset(t, [{ q: 'one two three' }]);
-    const pipeline = await t.api('/reports', {
-      body: {
-        dataset_group_id: groupId,
-        columns: [{
-          column_type: 'PROMPT_TEMPLATE', name: 'answer',
-          configuration: {
-            inline_template: { prompt_template: { type: 'chat', messages: [{ role: 'user', content: [{ type: 'text', text: 'Say {x}' }] }] } },
-            prompt_template_variable_mappings: { x: 'q' }, engine: { provider: 'openai', model: 'gpt-4o-mini' },
-          },
-        }],
-      },
-    });
-    const run = await t.api(`/reports/${pipeline.body.report_id}/run`, { body: { name: 'priced' } });
-    const done = await waitForRun(t, run.body.report_id);
-    const logged = (await t.api(`/api/public/v2/requests?tags=report:${run.body.report_id}`)).body.items;
+    const done = await runOnePrompt(t, groupId, { provider: 'openai', model: 'gpt-4o-mini' }, 'Say {x}', 'priced');
+    const logged = (await t.api(`/api/public/v2/requests?tags=report:${done.report.id}`)).body.items;
     expect(logged).toHaveLength(1);
     const [r] = logged;
     expect(r.input_tokens).toBeGreaterThan(0);

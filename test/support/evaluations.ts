@@ -37,3 +37,26 @@ export async function allRows(t: Pick<TestServer, 'api'>, reportId: number) {
     if (page >= res.body.pages) return { columns: res.body.columns as Array<{ id: number; name: string; column_type: string }>, rows };
   }
 }
+
+/**
+ * A pipeline of one PROMPT_TEMPLATE column `answer` that sends `text` (with `{x}` mapped to the
+ * dataset's `q`) to `engine`, run once; answers the finished report.
+ */
+export async function runOnePrompt(t: Pick<TestServer, 'api'>, groupId: number, engine: { provider: string; model: string }, text: string, name: string) {
+  const pipeline = await t.api('/reports', {
+    body: {
+      dataset_group_id: groupId,
+      columns: [{
+        column_type: 'PROMPT_TEMPLATE', name: 'answer',
+        configuration: {
+          inline_template: { prompt_template: { type: 'chat', messages: [{ role: 'user', content: [{ type: 'text', text }] }] } },
+          prompt_template_variable_mappings: { x: 'q' }, engine,
+        },
+      }],
+    },
+  });
+  if (pipeline.status !== 201) throw new Error(`pipeline: ${pipeline.status} ${JSON.stringify(pipeline.body)}`);
+  const run = await t.api(`/reports/${pipeline.body.report_id}/run`, { body: { name } });
+  if (run.status !== 201) throw new Error(`run: ${run.status} ${JSON.stringify(run.body)}`);
+  return waitForRun(t, run.body.report_id);
+}
