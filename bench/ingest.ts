@@ -10,40 +10,13 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ingestBody as body } from './support/corpus';
 import { cachedRequests } from './support/seed';
 import { root, startBenchServer, startShippedServer } from './support/spawn';
 
 const dir = mkdtempSync(join(tmpdir(), 'promptledger-bench-ingest-'));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-const words = 'the quick brown fox jumps over a lazy dog while models answer prompts about weather travel code and 東京 data'.split(' ');
-
-/** A realistic ~2 KB chat log body, different each time so the text index does real work. */
-function body(i: number): string {
-  const sentence = (n: number) => Array.from({ length: n }, (_, k) => words[(i * 7 + k * 13) % words.length]).join(' ');
-  return JSON.stringify({
-    provider: 'openai',
-    model: i % 3 ? 'gpt-4o-mini' : 'gpt-4o',
-    input: {
-      type: 'chat',
-      messages: [
-        { role: 'system', content: [{ type: 'text', text: `You are assistant #${i % 17}. ${sentence(40)}` }] },
-        { role: 'user', content: [{ type: 'text', text: `Request ${i}: ${sentence(90)}` }] },
-      ],
-    },
-    output: { type: 'chat', messages: [{ role: 'assistant', content: [{ type: 'text', text: `Answer ${i}: ${sentence(100)}` }] }] },
-    request_start_time: 1_762_000_000 + i / 100,
-    request_end_time: 1_762_000_000 + i / 100 + 0.4 + (i % 50) / 100,
-    parameters: { temperature: 0.7, max_tokens: 512 },
-    tags: ['bench', `shard-${i % 10}`],
-    metadata: { user_id: `u${i % 1000}`, session: `s${i % 97}` },
-    input_tokens: 180 + (i % 40),
-    output_tokens: 120 + (i % 60),
-    price: 0.00042,
-    score: i % 101,
-  });
-}
-
 const hasWrk = spawnSync('wrk', ['--version']).error === undefined;
 
 /** wrk cycles through 2,000 pre-built bodies from a Lua script. */

@@ -11,12 +11,15 @@ import { LinkedVersion } from './explorer';
 const SpanLink = z
   .union([z.string().max(64), z.number().int().min(0)])
   .nullish()
-  .transform((v): string | null => {
-    if (v === null || v === undefined || v === '') return null;
-    const text = String(v).trim();
-    const id = /^\d+$/.test(text) && !/^[0-9a-f]{16}$/i.test(text) ? BigInt(text).toString(16).padStart(16, '0') : text.toLowerCase();
-    return /^0+$/.test(id) ? null : id;
-  });
+  .transform(spanLinkId);
+
+/** SpanLink's transform, shared with the hand-written fast path (fast-log-request-body.ts). */
+export function spanLinkId(v: string | number | null | undefined): string | null {
+  if (v === null || v === undefined || v === '') return null;
+  const text = String(v).trim();
+  const id = /^\d+$/.test(text) && !/^[0-9a-f]{16}$/i.test(text) ? BigInt(text).toString(16).padStart(16, '0') : text.toLowerCase();
+  return /^0+$/.test(id) ? null : id;
+}
 
 /** `POST /log-request`: the seed's body, its defaults and limits, plus API.md's additions. */
 export const LogRequestBody = z.object({

@@ -2,6 +2,7 @@ import {
   CreateGroupBody, CreatedGroup, LoggedRequest, LogRequestBody, TrackAnswer, TrackedRequest, TrackGroupBody, TrackMetadataBody, TrackPromptBody,
   TrackRequestBody, TrackScoreBody,
 } from '../../schemas/logging';
+import { fastLogRequestBody } from '../../schemas/fast-log-request-body';
 import type { PriceQuote } from '../../services/pricing';
 import type { RequestService } from '../../services/requests';
 import { trackRequest } from '../../services/tracking';
@@ -77,7 +78,7 @@ export function loggingRoutes(requests: RequestService, quote: PriceQuote): Rout
   return [
     route({
       method: 'post', path: '/log-request', summary: 'Log one LLM request', tag: 'Logging', auth: 'key-or-body',
-      body: LogRequestBody, status: 201, lean: true,
+      body: LogRequestBody, fastBody: fastLogRequestBody, status: 201, lean: true,
       response: LoggedRequest,
       handler: async ({ body, principal }) => {
         const inputJson = JSON.stringify(body.input);
