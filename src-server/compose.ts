@@ -40,7 +40,7 @@ import { createDatasetStore } from './store/datasets';
 import type { Db } from './store/db';
 import { createEgressStore } from './store/egress';
 import { createFolderStore } from './store/folders';
-import { createIngest } from './store/ingest';
+import { createIngest, type IngestThread } from './store/ingest';
 import { createPriceStore } from './store/prices';
 import { createPromptStore } from './store/prompts';
 import { createProviderStore } from './store/providers';
@@ -74,6 +74,8 @@ export interface OpenAppOptions {
   staticDir?: string;
   /** `--keep-days` / `--max-gb`: saved as the retention setting at start (the UI may change it later). */
   retention?: { keep_days?: number; max_bytes?: number };
+  /** The ingest thread, started ahead for this data dir's database (main.ts); otherwise one is started here. */
+  ingestThread?: IngestThread;
 }
 
 /** An open data dir with everything wired to it, not yet listening. */
@@ -173,7 +175,7 @@ export function openApp(options: OpenAppOptions): OpenApp {
 function composeServices(db: Db, options: OpenAppOptions, log: Logger, sessionSecret: Uint8Array) {
   const now = options.now ?? Date.now;
   const writer = createWriter(db);
-  const ingest = createIngest(dataFiles(options.dataDir).database);
+  const ingest = createIngest(dataFiles(options.dataDir).database, options.ingestThread);
   // The ingest thread copies the WAL into the database file for every connection (ingest-worker.ts,
   // `checkpoint`): SQLite's automatic checkpoint would run inside whichever of this connection's
   // commits crossed 1,000 frames, 16 MB copied and synced on the event loop (an evaluation's cells,

@@ -38,7 +38,10 @@ const TEXT_WAIT_MS = 250;
 const TEXT_BACKLOG = 4 * TEXT_CHUNK;
 
 const port = parentPort!;
-const file = (workerData as { file: string }).file;
+const { file, gate } = workerData as { file: string; gate: Int32Array };
+// Booted, but the file may not be locked and migrated yet: wait until createIngest says so
+// (ingest.ts `startIngestThread`).
+Atomics.wait(gate, 0, 0);
 const db = openDatabase(file);
 configureTextIndexWrites(db);
 const textQueue = createTextQueue(db);

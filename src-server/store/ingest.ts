@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../threads/start-worker';
 import type { IngestJob, IngestMessage, IngestReply } from './ingest-worker';
 import type { NewRequest } from './requests';
@@ -20,13 +21,41 @@ export interface Ingest {
   close(): Promise<void>;
 }
 
+/** An ingest thread that has booted (or is booting) but waits before it opens its database. */
+export interface IngestThread {
+  file: string;
+  worker: Worker;
+  /** Lets the thread open `file`: only once this thread holds the data dir's lock and has migrated it. */
+  open(): void;
+}
+
+/**
+ * Starts the ingest thread for `file` without letting it open the file (see `IngestThread.open`).
+ * A thread's boot (a Node environment, its modules) is ~100 ms of a 400 ms start; `serve` starts
+ * it before loading the server's code so that both run at once (main.ts).
+ */
+export function startIngestThread(file: string): IngestThread {
+  const gate = new Int32Array(new SharedArrayBuffer(4));
+  const worker = startWorker(import.meta.url, 'ingest-worker', { file, gate });
+  return {
+    file,
+    worker,
+    open() {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+    },
+  };
+}
+
 /**
  * Group commit on a dedicated thread (ingest-worker.ts). Each caller is answered only after the
  * batch holding its row commits, so nothing acknowledged is lost; a SIGKILL loses only requests
- * not yet answered.
+ * not yet answered. `thread`: one started earlier for the same file (startIngestThread).
  */
-export function createIngest(file: string): Ingest {
-  const worker = startWorker(import.meta.url, 'ingest-worker', { file });
+export function createIngest(file: string, thread: IngestThread = startIngestThread(file)): Ingest {
+  if (thread.file !== file) throw new Error(`The ingest thread was started for ${thread.file}, not ${file}`);
+  const { worker } = thread;
+  thread.open();
   const pending = new Map<number, { resolve: (id: number) => void; reject: (error: Error) => void }>();
   let seq = 0;
   let failure: Error | undefined;
