@@ -100,15 +100,13 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
       // its done mark, which comes after, covers them, where waiting for the ingest thread's own
       // sync put a second sync between the last answer and that write. A preview answers with
       // nothing else to sync, so its entries are durable first.
-      // The entry is made after this turn's other answers: at 50 calls in flight they arrive
-      // together, and each row's next call then leaves before the log entries of the answers before it.
-      const log = (entry: Pick<LlmCallLog, 'output' | 'inputTokens' | 'outputTokens' | 'priced' | 'error'>) => {
-        const call: LlmCallLog = {
-          provider: engine.provider, model: engine.model, messages, parameters: engine.parameters,
-          startedAt, endedAt: now(), ...tagsOf(scope), ...entry,
-        };
-        track(new Promise((resolve) => setImmediate(() => resolve(logCall(scope.workspaceId, call, scope.purpose === 'preview')))));
-      };
+      const log = (entry: Pick<LlmCallLog, 'output' | 'inputTokens' | 'outputTokens' | 'priced' | 'error'>) =>
+        track(
+          logCall(scope.workspaceId, {
+            provider: engine.provider, model: engine.model, messages, parameters: engine.parameters,
+            startedAt, endedAt: now(), ...tagsOf(scope), ...entry,
+          }, scope.purpose === 'preview'),
+        );
       try {
         const answer = await limiterFor(keyOf(connection)).run(
           () => module.chat(httpFor(scope), connection, { model: engine.model, messages, parameters: engine.parameters }, signal),
