@@ -69,22 +69,7 @@ export function createPricingService({ store, writer, now }: { store: PriceStore
     return candidates.get(at) ?? candidates.set(at, [...PRICE_LIST.filter((r) => r.provider === p), ...store.ofProvider(workspaceId, p)]).get(at)!;
   };
 
-  // A model's row, as looked up last: an evaluation prices 1,000 calls a second of one model, and
-  // the scan of the provider's rows was ~2 % of the event loop's time at that rate (docs/performance.md,
-  // evalc50 seventh session). Emptied with `candidates`; bounded, as a logged request names any model.
-  const rates = new Map<string, ListedPrice | null>();
-  const RATES_KEPT = 1000;
   function rateOf(workspaceId: number, provider: string, model: string): ListedPrice | undefined {
-    const at = `${workspaceId}\u0000${provider}\u0000${model}`;
-    const known = rates.get(at);
-    if (known !== undefined) return known ?? undefined;
-    if (rates.size >= RATES_KEPT) rates.clear();
-    const found = findRate(workspaceId, provider, model);
-    rates.set(at, found ?? null);
-    return found;
-  }
-
-  function findRate(workspaceId: number, provider: string, model: string): ListedPrice | undefined {
     const p = provider.trim().toLowerCase();
     const m = model.trim().toLowerCase();
     let best: ListedPrice | undefined;
@@ -125,7 +110,6 @@ export function createPricingService({ store, writer, now }: { store: PriceStore
       await writer.write(() => {
         store.save(workspaceId, row, now());
         candidates.clear();
-        rates.clear();
       });
       return { ...row, source: 'user' };
     },
@@ -136,7 +120,6 @@ export function createPricingService({ store, writer, now }: { store: PriceStore
       const m = model.trim().toLowerCase();
       const removed = await writer.write(() => {
         candidates.clear();
-        rates.clear();
         return store.remove(workspaceId, p, m);
       });
       const shipped = builtIn.get(key(p, m));
