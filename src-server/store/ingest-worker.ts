@@ -117,8 +117,8 @@ function acknowledge(batch: Queued[], results: IngestResult[]): void {
   const synced = now.length === 0 ? results : results.filter((_, i) => !('committed' in batch[i]));
   if (now.length > 0) port.postMessage(now);
   // Synced even when nobody waits for it: the WAL is then written out as a run goes, and the
-  // sync of its done mark has only the last moments to write (12 ms at the end of a run without
-  // these syncs, 5 with them, load 9).
+  // sync of its done mark has only the last moments to write (the done mark took 12 ms after the
+  // call log without these syncs, 7 with them, load 8–11; docs/performance.md, evalc50 seventh session).
   wal.afterSync((error) => {
     if (synced.length > 0) port.postMessage(error ? synced.map(({ seq }) => ({ seq, ...failureOf(error) })) : synced);
   });
