@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMockLlm } from '../test/support/mock-llm';
+import { lastUserText, startMockLlm } from '../test/support/mock-llm';
 import { call } from '../test/support/server';
 import { BENCH_KEY as KEY } from './support/seed';
 import { startShippedServer } from './support/spawn';
@@ -88,6 +88,18 @@ async function main() {
     const t0 = performance.now();
     // The same 5 ms ticks see when the mock got the run's first call and when the last one left it.
     const calls0 = mock.calls.length;
+    // Each call's arrival at the mock and its answer (the reply is made after the latency), for the
+    // wall time's parts: first call, the calls' own time at the mock, the mean number in flight, the tail.
+    const arrivals: number[] = [];
+    const answers: number[] = [];
+    mock.calls.push = (...items) => {
+      for (let i = 0; i < items.length; i++) arrivals.push(performance.now() - t0);
+      return Array.prototype.push.apply(mock.calls, items);
+    };
+    mock.setReply((call) => {
+      answers.push(performance.now() - t0);
+      return `echo: ${lastUserText(call.body)}`;
+    });
     let firstCall = NaN;
     let lastAnswer = NaN;
     const sampler = setInterval(() => {
@@ -104,12 +116,20 @@ async function main() {
     const cpuMs = (cpuSeconds(pid) - cpu0) * 1000;
     const mainCpuMs = (cpuSeconds(pid, pid) - main0) * 1000;
     clearInterval(sampler);
+    Reflect.deleteProperty(mock.calls, 'push');
     peak = Math.max(peak, statusMiB(pid, 'VmRSS'));
     if (!/event: done\ndata: .*"status":"COMPLETED"/.test(stream)) throw new Error(`the run did not complete:\n${stream.slice(-500)}`);
     const report = await api(`/reports/${started.body.report_id}`);
     if (report.body.status !== 'COMPLETED') throw new Error(JSON.stringify(report.body));
     if (report.body.report.score !== 100) throw new Error(`score ${report.body.report.score}, expected 100`);
-    return { ms, cpuMs, mainCpuMs, before, peak, anon: statusMiB(pid, 'RssAnon'), firstCall, tail: ms - lastAnswer };
+    const span = answers[answers.length - 1] - arrivals[0];
+    const atMock = answers.reduce((sum, a, i) => sum + a, 0) - arrivals.reduce((sum, a) => sum + a, 0);
+    const phases = {
+      first: arrivals[0], last: answers[answers.length - 1], span, tailExact: ms - answers[answers.length - 1],
+      meanAtMock: atMock / answers.length, meanInFlight: atMock / span,
+    };
+    if (process.env.BENCH_PHASES) writeFileSync(`${process.env.BENCH_PHASES}-c${concurrency}-${Date.now()}.json`, JSON.stringify({ arrivals, answers, ms }));
+    return { ms, cpuMs, mainCpuMs, before, peak, anon: statusMiB(pid, 'RssAnon'), firstCall, tail: ms - lastAnswer, phases };
   }
 
   mock.setLatency(0);
@@ -130,7 +150,9 @@ async function main() {
   for (let i = 0; i < SLOW_ROUNDS; i++) {
     const slow = await ours(50);
     console.log(`ours: 1,000 rows, 50 ms mock, concurrency 50: ${slow.ms.toFixed(0)} ms; ideal ${ideal} ms; ratio ${(slow.ms / ideal).toFixed(3)}× (target ≤ 1.15×); ` +
-      `server CPU ${slow.cpuMs.toFixed(0)} ms (main thread ${slow.mainCpuMs.toFixed(0)}); first call at ${slow.firstCall.toFixed(0)} ms, done ${slow.tail.toFixed(0)} ms after the last answer (5 ms ticks); load ${load()}`);
+      `server CPU ${slow.cpuMs.toFixed(0)} ms (main thread ${slow.mainCpuMs.toFixed(0)}); first call at ${slow.phases.first.toFixed(1)} ms, ` +
+      `a call's time at the mock ${slow.phases.meanAtMock.toFixed(1)} ms, ${slow.phases.meanInFlight.toFixed(1)} in flight on average over ${slow.phases.span.toFixed(0)} ms, ` +
+      `done ${slow.phases.tailExact.toFixed(1)} ms after the last answer; load ${load()}`);
   }
   mock.setLatency(0);
 

@@ -146,6 +146,16 @@ describe('price on /track-request: client > provider > table > 0', () => {
     expect(r).toMatchObject({ price: 0.15, price_source: 'table' });
   });
 
+  it('a row put or removed prices the next call of a model already priced (the table is not remembered past a change)', async () => {
+    const model = `gpt-4o-mini-${randomBytes(4).toString('hex')}`;
+    const usage = { prompt_tokens: 1_000_000, completion_tokens: 0 };
+    expect(await track(model, usage)).toMatchObject({ price: 0.15, price_source: 'table' });
+    expect((await put({ provider: 'openai', model, input_per_mtok: 7, output_per_mtok: 7 })).status).toBe(200);
+    expect(await track(model, usage)).toMatchObject({ price: 7, price_source: 'table' });
+    expect((await remove('openai', model)).status).toBe(200);
+    expect(await track(model, usage)).toMatchObject({ price: 0.15, price_source: 'table' });
+  });
+
   it('Anthropic usage: cache reads are input tokens priced at the cache rate', async () => {
     const r = await t.api('/track-request', {
       body: {

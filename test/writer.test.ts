@@ -49,6 +49,19 @@ test('writes queued together commit together; a failing job rejects alone and th
   expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(200);
 });
 
+test('synced() answers after a write committed without its sync, once a sync has run after that commit', async () => {
+  const { db } = fileDb();
+  const writer = createWriter(db);
+  const order: string[] = [];
+  const committed = writer.write((d) => d.prepare("INSERT INTO notes (text) VALUES ('a')").run(), { durable: false }).then(() => order.push('committed'));
+  const synced = writer.synced().then(() => order.push('synced'));
+  await Promise.all([committed, synced]);
+  expect(order).toEqual(['committed', 'synced']);
+  expect(db.prepare('SELECT text FROM notes').pluck().all()).toEqual(['a']);
+  // Nothing is left to sync or to commit.
+  await writer.flush();
+});
+
 test('writes made while a sync runs are answered after the next one; flush waits for both', async () => {
   const { db } = fileDb();
   const writer = createWriter(db);

@@ -24,7 +24,10 @@ export interface LlmCallResult {
 export interface LlmGateway {
   chat(scope: CallScope, engine: Engine, messages: ChatMessage[], signal: AbortSignal): Promise<LlmCallResult>;
   embed(scope: CallScope, engine: Pick<Engine, 'provider' | 'model'>, input: string[], signal: AbortSignal): Promise<{ vectors: number[][]; cost: number; inputTokens: number }>;
-  /** Resolves once every call made so far is in the request log. */
+  /**
+   * Resolves once every call made so far is in the request log: durable for a preview's calls,
+   * committed for a run's, which the sync of the run's done mark covers.
+   */
   settled(): Promise<void>;
 }
 
@@ -52,7 +55,8 @@ export interface LlmGatewayDeps {
   outbound: OutboundFetch;
   /** In-flight calls per provider (PROMPTLEDGER_EVAL_CONCURRENCY). */
   concurrency: number;
-  logCall(workspaceId: number, call: LlmCallLog): Promise<unknown>;
+  /** `durable: false` resolves at the commit. */
+  logCall(workspaceId: number, call: LlmCallLog, durable: boolean): Promise<unknown>;
   quote: PriceQuote;
   now: () => number;
 }
@@ -92,12 +96,16 @@ export function createLlmGateway({ connect: find, outbound, concurrency, logCall
     async chat(scope, engine, messages, signal) {
       const { connection, module } = connect(scope.workspaceId, engine.provider);
       const startedAt = now();
+      // A run's log entries need only be committed when it waits for them (`settled`): the sync of
+      // its done mark, which comes after, covers them, where waiting for the ingest thread's own
+      // sync put a second sync between the last answer and that write. A preview answers with
+      // nothing else to sync, so its entries are durable first.
       const log = (entry: Pick<LlmCallLog, 'output' | 'inputTokens' | 'outputTokens' | 'priced' | 'error'>) =>
         track(
           logCall(scope.workspaceId, {
             provider: engine.provider, model: engine.model, messages, parameters: engine.parameters,
             startedAt, endedAt: now(), ...tagsOf(scope), ...entry,
-          }),
+          }, scope.purpose === 'preview'),
         );
       try {
         const answer = await limiterFor(keyOf(connection)).run(

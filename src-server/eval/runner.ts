@@ -152,9 +152,32 @@ export function createRunner(deps: RunnerDeps) {
       input_tokens: before.input_tokens,
       output_tokens: before.output_tokens,
     });
+    // Each cell is handed to the writer the moment it finishes, and its row goes on without
+    // waiting for the commit: a row that held its place until then started its next call one
+    // commit later (~5–15 ms a row at 50 ms a call, every wave; docs/performance.md, evalc50).
+    // The run waits for every write before it is marked done, by a durable write whose sync
+    // covers them all. A crash loses only uncommitted cells, which a resume recomputes. A failed
+    // write stops the run: no new row starts, and the run fails with that error.
+    const writes = new Set<Promise<void>>();
+    let failedWrite: { error: unknown } | undefined;
+    const track = (written: Promise<unknown>, settled = () => {}) => {
+      const write = written.then(
+        () => {
+          writes.delete(write);
+          settled();
+        },
+        (error: unknown) => {
+          writes.delete(write);
+          settled();
+          failedWrite ??= { error };
+        },
+      );
+      writes.add(write);
+    };
     // The report is RUNNING already (inserted so, or left so by a crash): this marks when it
-    // (re)started, which nothing needs durable before the rows begin; the done mark's sync covers it.
-    await writer.write(() => reports.start(report.id, now()), { durable: false });
+    // (re)started, which nothing needs durable, nor even committed, before the rows begin (the
+    // first calls' host entry shares its commit); the done mark's sync covers it.
+    track(writer.write(() => reports.start(report.id, now()), { durable: false }));
     let lastEvent = 0;
     const tick = (force = false) => {
       if (!force && now() - lastEvent < EVENT_INTERVAL_MS) return;
@@ -197,30 +220,9 @@ export function createRunner(deps: RunnerDeps) {
       }
     }
 
-    // Each cell is handed to the writer the moment it finishes, and its row goes on without
-    // waiting for the commit: a row that held its place until then started its next call one
-    // commit later (~5–15 ms a row at 50 ms a call, every wave; docs/performance.md, evalc50).
-    // The run waits for every write before it is marked done, by a durable write whose sync
-    // covers them all. A crash loses only uncommitted cells, which a resume recomputes. A failed
-    // write stops the run: no new row starts, and the run fails with that error.
-    const writes = new Set<Promise<void>>();
-    let failedWrite: { error: unknown } | undefined;
     // Cells being computed or committed, by `row:column`: the rows API shows them RUNNING.
     const computing = active.get(report.id)!.computing;
-    const record = (cell: NewCell, key: string) => {
-      const write = writeCell(cell).then(
-        () => {
-          writes.delete(write);
-          computing.delete(key);
-        },
-        (error: unknown) => {
-          writes.delete(write);
-          computing.delete(key);
-          failedWrite ??= { error };
-        },
-      );
-      writes.add(write);
-    };
+    const record = (cell: NewCell, key: string) => track(writeCell(cell), () => computing.delete(key));
 
     async function runRow(row: { row_index: number; data: Record<string, unknown> }, done: Map<number, { status: CellStatus; value: string | null }>) {
       const values: Record<string, unknown> = { ...row.data };

@@ -7,6 +7,10 @@ import type { Writer } from '../store/writer';
 export function createEgressService({ store, writer, now }: { store: EgressStore; writer: Writer; now: () => number }) {
   // (report, host) pairs already committed to a run's log by this process.
   const logged = new Set<string>();
+  // A pair's first durable write while it is under way: the run's other rows, starting in the same
+  // turn (50 at c = 50), wait for it and are counted with the next commit instead of writing 50
+  // durable entries (each job a savepoint, docs/performance.md).
+  const logging = new Map<string, Promise<void>>();
   // Every outbound call of a run reads the setting; it changes only through `put`.
   const settings = new Map<number, EgressSetting>();
   // Calls to listed hosts are added up per group commit, one upsert per host, written with the
@@ -47,8 +51,19 @@ export function createEgressService({ store, writer, now }: { store: EgressStore
     async recordHost(reportId: number, host: string, blocked: boolean): Promise<void> {
       const key = `${reportId} ${host}`;
       if (logged.has(key)) return void countCalls({ reportId, host, blocked }).catch(() => {});
-      await writer.write(() => store.countHost(reportId, host, blocked ? 0 : 1, blocked ? 1 : 0));
-      logged.add(key);
+      const first = logging.get(key);
+      if (first) {
+        await first;
+        return void countCalls({ reportId, host, blocked }).catch(() => {});
+      }
+      const write = writer.write(() => store.countHost(reportId, host, blocked ? 0 : 1, blocked ? 1 : 0));
+      logging.set(key, write);
+      try {
+        await write;
+        logged.add(key);
+      } finally {
+        logging.delete(key);
+      }
     },
 
     outboundHosts(workspaceId: number, reportId: number) {

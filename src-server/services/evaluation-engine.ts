@@ -96,7 +96,7 @@ export function createEvaluationEngine(deps: EvaluationEngineDeps) {
     connect: (workspaceId, name) => deps.providers.connect(workspaceId, name),
     outbound: deps.outbound,
     quote: deps.quote,
-    logCall: (workspaceId, call) => deps.requests.recordOwnCall(workspaceId, ownCall(call)).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
+    logCall: (workspaceId, call, durable) => deps.requests.recordOwnCall(workspaceId, ownCall(call), { durable }).catch((error: unknown) => deps.log.error('Could not log an evaluation call', error)),
   });
 
   // The services reach the runner late (it needs their scores), hence `() => runner`.

@@ -122,6 +122,11 @@ export function createReportRunService(deps: ReportRunDeps) {
         started_at: new Date(at).toISOString(),
         ...(source ? { reproduces_report_id: source.id } : {}),
       };
+      // The run starts at this commit, not after its sync: the durable write of its first host
+      // (egress.ts, before the first call leaves) then shares one sync with the insert, where
+      // they were two in a row (~10–35 ms before the first call, docs/performance.md, evalc50 wave
+      // 2 seventh session). The answer still waits for a sync that covers the insert: nothing
+      // acknowledged is lost, and a power cut before it loses the run with every host and cell.
       const id = await writer.write(() => {
         const reportId = reports.insert({
           workspace_id: workspaceId, name: body.name, folder_id: pipeline.folder_id, is_blueprint: false, parent_report_id: pipeline.id,
@@ -133,8 +138,9 @@ export function createReportRunService(deps: ReportRunDeps) {
         );
         reports.setManifest(reportId, manifest);
         return reportId;
-      });
+      }, { durable: false });
       deps.runner().start(id);
+      await writer.synced();
       return { success: true, report_id: id };
     },
 

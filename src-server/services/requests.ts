@@ -226,8 +226,9 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
      * queue they waited 3–28 ms (p50–p90, 2 rows in flight), and a crash makes a resumed run call
      * again every finished call whose cell was not committed (docs/performance.md, evalmain). The
      * main connection takes the write lock without stopping the event loop (store/writer.ts).
+     * `durable: false` resolves at the commit (see `Ingest.insert`).
      */
-    recordOwnCall(workspaceId: number, call: OwnCall): Promise<number> {
+    recordOwnCall(workspaceId: number, call: OwnCall, options?: { durable?: boolean }): Promise<number> {
       const row = {
         workspace_id: workspaceId,
         provider: call.provider,
@@ -264,7 +265,7 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
         trace_id: null,
         searchText: searchText(call.input, call.output),
       };
-      return ingest.insert(row);
+      return ingest.insert(row, options);
     },
 
     get(workspaceId: number, id: number) {

@@ -8,8 +8,11 @@ import { createSpanStore, type SpanWrite } from './spans';
 import { configureTextIndexWrites, createTextQueue, MERGE_PER_CHUNK, MERGE_STEP } from './text-index';
 import { walSync } from './writer';
 
-/** `index`: answered once every request acknowledged before it is in the text index (see `indexText`). */
-export type IngestJob = { row: NewRequest } | { spans: SpanWrite[] } | { index: true };
+/**
+ * `index`: answered once every request acknowledged before it is in the text index (see `indexText`).
+ * `committed`: the row is answered at its commit, not after the sync (see `Ingest.insert`).
+ */
+export type IngestJob = { row: NewRequest; committed?: true } | { spans: SpanWrite[] } | { index: true };
 export type IngestMessage = ({ seq: number } & IngestJob) | { close: true };
 /**
  * `value`: a request's new id, or how many of the spans were new (the rest were already stored).
@@ -20,7 +23,7 @@ export type IngestResult = { seq: number; value: number } | { seq: number; error
 export const INGEST_READY = 'ready';
 export type IngestReply = IngestResult[] | typeof INGEST_READY;
 
-type Queued = { seq: number } & ({ row: NewRequest } | { spans: SpanWrite[] });
+type Queued = { seq: number } & ({ row: NewRequest; committed?: true } | { spans: SpanWrite[] });
 
 /** Jobs per transaction: bounds how long the write lock is held against the main connection. */
 const MAX_BATCH = 128;
@@ -111,9 +114,17 @@ let closing = false;
  */
 const wal = walSync(db);
 
-function acknowledge(results: IngestResult[]): void {
+function acknowledge(batch: Queued[], results: IngestResult[]): void {
   if (!wal) return port.postMessage(results);
-  wal.afterSync((error) => port.postMessage(error ? results.map(({ seq }) => ({ seq, ...failureOf(error) })) : results));
+  const now = results.filter((_, i) => 'committed' in batch[i]);
+  const synced = now.length === 0 ? results : results.filter((_, i) => !('committed' in batch[i]));
+  if (now.length > 0) port.postMessage(now);
+  // Synced even when nobody waits for it: the WAL is then written out as a run goes, and the
+  // sync of its done mark has only the last moments to write (the done mark took 12 ms after the
+  // call log without these syncs, 7 with them, load 8–11; docs/performance.md, evalc50 seventh session).
+  wal.afterSync((error) => {
+    if (synced.length > 0) port.postMessage(error ? synced.map(({ seq }) => ({ seq, ...failureOf(error) })) : synced);
+  });
 }
 
 /**
@@ -280,7 +291,7 @@ function drain(): void {
     for (const [id, text] of staged) textQueue.add(id, text);
     staged = [];
     checkpointTriedAt = null;
-    acknowledge(results);
+    acknowledge(batch, results);
     // Indexing fell behind (ingest faster than it for a while): a chunk now, so the list stays bounded.
     // With it a merge step, or with no idle time the segments would pile up to CRISISMERGE.
     if (textQueue.size > TEXT_BACKLOG) {

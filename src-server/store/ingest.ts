@@ -5,8 +5,13 @@ import type { NewRequest } from './requests';
 import type { SpanWrite } from './spans';
 
 export interface Ingest {
-  /** Resolves with the new request's id once its transaction has committed. */
-  insert(row: NewRequest): Promise<number>;
+  /**
+   * Resolves with the new request's id once its transaction is durable, or with `durable: false`
+   * once it has committed: for a row that a later durable write covers (an evaluation's calls,
+   * whose run is marked done by a sync of the WAL both connections write to; every sync covers
+   * every commit before it).
+   */
+  insert(row: NewRequest, options?: { durable?: boolean }): Promise<number>;
   /** Resolves with how many spans were new once their transaction has committed; spans already
    * stored (an exporter's retry) are skipped. */
   insertSpans(spans: SpanWrite[]): Promise<number>;
@@ -110,7 +115,7 @@ export function createIngest(file: string, thread: IngestThread = startIngestThr
   };
   return {
     ready,
-    insert: (row) => submit({ row }),
+    insert: (row, options) => submit(options?.durable === false ? { row, committed: true } : { row }),
     insertSpans: (spans) => submit({ spans }),
     // Should the thread have stopped, a search still answers, from what the index holds.
     indexText: () => submit({ index: true }).then(() => undefined, () => undefined),

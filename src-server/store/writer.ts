@@ -32,6 +32,11 @@ export interface Writer {
   gathered<T, R>(writeAll: (items: T[]) => R[], options?: WriteOptions): (item: T) => Promise<R>;
   /** Commits whatever is queued now; resolves when the queue is empty. */
   flush(): Promise<void>;
+  /**
+   * Resolves once everything committed so far, and whatever is queued now, is durable: an empty
+   * job of the next group commit, so it shares that commit's sync with the jobs queued beside it.
+   */
+  synced(): Promise<void>;
 }
 
 /** How long a batch that found the write lock taken waits before it tries again (see `noWait`). */
@@ -187,6 +192,7 @@ export function createWriter(db: Db, options: { maxBatch?: number } = {}): Write
   return {
     write,
     gathered,
+    synced: () => write(() => undefined),
     flush(): Promise<void> {
       if (queue.length === 0 && !scheduled && (!wal || wal.idle())) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));

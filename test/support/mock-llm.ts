@@ -58,7 +58,7 @@ export interface MockLlm {
 /** What `GET /v1/models` lists, in the `{data: [{id}]}` shape OpenAI and Anthropic share. */
 export const MOCK_MODELS = ['mock-chat', 'mock-embed'];
 
-const lastUserText = (body: any): string => {
+export const lastUserText = (body: any): string => {
   if (typeof body?.prompt === 'string') return body.prompt;
   if (typeof body?.input === 'string') return body.input;
   const messages: any[] = body?.messages ?? body?.input ?? [];
