@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Api } from '../../api/client';
 import { useLoad } from '../../api/context';
 import type { CompareAnswer, PipelineSummary, ReportRows } from '../../api/types';
-import { fmtTime } from '../../components/format';
+import { fmtScore, fmtTime } from '../../components/format';
 import { setParams } from '../../router';
 import { cellText } from '../datasets/cell-text';
 import { fmtP, fmtSigned, plainWords } from './compare-order';
@@ -103,7 +103,7 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
           <div className="muted">{runOf(baseline.id) ? `started ${fmtTime(runOf(baseline.id)!.created_at)}` : null}</div>
           <div className="stat">
             <div className="label">Score</div>
-            <div className="value">{baseline.score?.toFixed(1) ?? '—'}</div>
+            <div className="value" data-testid="baseline-score">{fmtScore(baseline.score, baseline.score_unit)}</div>
           </div>
         </section>
         {compares.map((cmp, k) => (
@@ -240,7 +240,8 @@ function CandidateCard({ compare, rows, startedAt, onMakeBaseline }: {
         <div className="stat">
           <div className="label">Score</div>
           <div className="value">
-            {candidate.score?.toFixed(1) ?? '—'} <span className="muted" style={{ fontSize: 13 }}>({fmtSigned(compare.score_delta)})</span>
+            <span data-testid="candidate-score">{fmtScore(candidate.score, candidate.score_unit)}</span>{' '}
+            <span className="muted" style={{ fontSize: 13 }}>({fmtSigned(compare.score_delta, candidate.score_unit === 'percent' ? 1 : 2)}{candidate.score_unit === 'percent' ? ' pts' : ''})</span>
           </div>
           <div className={`words ${words.tone}`} data-testid="score-words" title={compare.summary}>
             {words.words}
@@ -260,10 +261,10 @@ function CandidateCard({ compare, rows, startedAt, onMakeBaseline }: {
   );
 }
 
-/** Booleans read as "% passing" and their change in percentage points; numbers as they are. */
+/** Booleans read as "% passing" and their change in percentage points; numbers as means on their own scale. */
 function fmtMean(c: ComparedColumn, v: number | null) {
   if (v === null) return '—';
-  return c.kind === 'boolean' ? `${(v * 100).toFixed(0)}% true` : v.toFixed(2);
+  return c.kind === 'boolean' ? `${(v * 100).toFixed(0)}% true` : fmtScore(v, 'mean');
 }
 
 /** One row per column and candidate: means, change, counts, the test's evidence and its plain words. */
