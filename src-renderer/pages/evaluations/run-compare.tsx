@@ -74,9 +74,12 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
   const datasetColumns = base.columns.filter((c) => c.column_type === 'DATASET').map((c) => c.name);
   const evaluated = compares[0].columns.map((c) => c.name).filter((n) => compares.every((cmp) => cmp.columns.some((c) => c.name === n)));
   const byRow = compares.map((cmp) => new Map(cmp.rows.map((r) => [r.row_index, r.cells])));
-  const shownRows = regressionsOnly && regressed.data
-    ? base.rows.filter((r) => regressed.data!.some((cmp) => cmp.rows.some((x) => x.row_index === r.row_index)))
-    : base.rows;
+  // Ticked, the rows and their count wait for the regressed rows: all rows meanwhile would read as
+  // "every row regressed" for as long as the answer takes.
+  const filtering = regressionsOnly && (regressed.loading || !regressed.data);
+  const shownRows = !regressionsOnly ? base.rows
+    : regressed.data && !filtering ? base.rows.filter((r) => regressed.data!.some((cmp) => cmp.rows.some((x) => x.row_index === r.row_index)))
+    : [];
   const names = [baseline.name, ...compares.map((c) => c.candidate.name)];
 
   return (
@@ -126,7 +129,7 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
           Regressions only
         </label>
         <span className="muted" data-testid="rows-shown">
-          {regressionsOnly && regressed.loading ? 'loading…' : `${shownRows.length} of ${base.rows.length} rows`}
+          {filtering ? 'loading…' : `${shownRows.length} of ${base.rows.length} rows`}
         </span>
       </div>
       {regressed.error ? <p className="error" role="alert">{regressed.error}</p> : null}
@@ -191,7 +194,7 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
             {shownRows.length === 0 ? (
               <tr>
                 <td colSpan={1 + datasetColumns.length + evaluated.length * names.length + compares.length} className="muted">
-                  {regressionsOnly ? 'No row got worse.' : 'No rows.'}
+                  {filtering ? (regressed.error ? '' : 'Loading the regressed rows…') : regressionsOnly ? 'No row got worse.' : 'No rows.'}
                 </td>
               </tr>
             ) : null}
