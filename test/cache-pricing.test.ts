@@ -161,6 +161,78 @@ describe('an Anthropic call that writes and reads the prompt cache', () => {
   });
 });
 
+// The same call with 6,000 of its 10,000 writes to the 1-hour cache, billed 2× input ($6) where a
+// 5-minute write is 1.25× ($3.75): 600 + 15,000 + 4,000 × 3.75 + 6,000 × 6 + 1,500
+// = 600 + 15,000 + 15,000 + 36,000 + 1,500 = $68,100 per million calls (all at $3.75: $54,600).
+const HOUR_USAGE = { ...CACHED_USAGE, cache_creation: { ephemeral_5m_input_tokens: 4_000, ephemeral_1h_input_tokens: 6_000 } };
+const HOUR_PRICE = 0.0681;
+
+describe('an Anthropic call that writes to the 1-hour prompt cache', () => {
+  it('through the playground, plain and streamed: 1-hour writes at 2× input, the rest at 1.25×', async () => {
+    mock.setUsage(HOUR_USAGE);
+    try {
+      const body = { provider: 'anthropic', model: 'claude-sonnet-4-5-20250929', messages: [{ role: 'user', content: 'the long shared context' }] };
+      const plain = await t.api('/api/public/v2/playground/run', { body });
+      expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+      expect(plain.body).toMatchObject({ input_tokens: CACHED_INPUT, output_tokens: 100 });
+      expect(plain.body.price).toBeCloseTo(HOUR_PRICE, 12);
+      expect((await get(plain.body.request_id)).price).toBeCloseTo(HOUR_PRICE, 12);
+
+      const streamed = await fetch(`${t.url}/api/public/v2/playground/run`, {
+        method: 'POST', headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }),
+      });
+      const done = JSON.parse(/event: done\ndata: (.*)/.exec(await streamed.text())![1]);
+      expect(done.price).toBeCloseTo(HOUR_PRICE, 12);
+      expect((await get(done.request_id)).price).toBeCloseTo(HOUR_PRICE, 12);
+    } finally {
+      mock.setUsage(null);
+    }
+  });
+
+  it('in an evaluation: each call and the run’s cost', async () => {
+    mock.setUsage(HOUR_USAGE);
+    try {
+      const { groupId } = await publishDataset(t, [{ q: 'first' }, { q: 'second' }]);
+      const done = await runOnePrompt(t, groupId, { provider: 'anthropic', model: 'claude-sonnet-4-5' }, 'Answer {x}', 'cached for an hour');
+      expect(done.status).toBe('COMPLETED');
+      expect(done.stats.cost).toBeCloseTo(2 * HOUR_PRICE, 9);
+      const logged = (await t.api(`/api/public/v2/requests?tags=report:${done.report.id}`)).body.items;
+      expect(logged.map((r: { price: number }) => r.price)).toEqual([HOUR_PRICE, HOUR_PRICE]);
+    } finally {
+      mock.setUsage(null);
+    }
+  });
+
+  it('logged by the SDK (/track-request), and again after a recompute with a new input rate', async () => {
+    const track = (model: string, usage: Record<string, unknown>) =>
+      t.api('/track-request', {
+        body: {
+          provider_type: 'anthropic', kwargs: { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 },
+          request_response: { model, content: [{ type: 'text', text: 'yo' }], usage },
+          request_start_time: day(24), request_end_time: day(24),
+        },
+      });
+    const res = await track('claude-sonnet-4-5', HOUR_USAGE);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await get(res.body.request_id)).toMatchObject({ input_tokens: CACHED_INPUT, price: HOUR_PRICE, price_source: 'table' });
+
+    // A workspace row of its own: 1M uncached + 400k 5-minute and 600k 1-hour writes at $1 input,
+    // $1.25 and $2 a million: 1 + 0.5 + 1.2 = $2.70.
+    await t.api('/api/public/v2/prices', { method: 'PUT', body: { provider: 'anthropic', model: 'claude-hourly', input_per_mtok: 1, output_per_mtok: 1 } });
+    const own = await track('claude-hourly', {
+      input_tokens: 1_000_000, output_tokens: 0, cache_creation_input_tokens: 1_000_000,
+      cache_creation: { ephemeral_5m_input_tokens: 400_000, ephemeral_1h_input_tokens: 600_000 },
+    });
+    expect((await get(own.body.request_id)).price).toBeCloseTo(2.7, 12);
+    // Input at $2 and a 5-minute write rate of $2.50 given: 2 + 0.4 × 2.5 + 0.6 × 4 = $5.40.
+    await t.api('/api/public/v2/prices', { method: 'PUT', body: { provider: 'anthropic', model: 'claude-hourly', input_per_mtok: 2, output_per_mtok: 1, cache_write_per_mtok: 2.5 } });
+    // Only the claude-hourly request's price changes; the sonnet one is priced the same again.
+    expect((await t.api('/api/public/v2/prices/recompute', { body: { start_time: day(24), end_time: day(24) } })).body).toEqual({ updated: 1 });
+    expect((await get(own.body.request_id)).price).toBeCloseTo(5.4, 12);
+    expect((await get(res.body.request_id)).price).toBeCloseTo(HOUR_PRICE, 12);
+  });
+});
+
 describe('an OpenAI call made by the playground', () => {
   it('prices its cached and reasoning tokens at their rates', async () => {
     await t.api('/api/public/v2/providers', { body: { name: 'openai-local', client: 'openai', base_url: mock.baseUrl, api_key: 'sk-local' } });

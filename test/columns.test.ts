@@ -387,7 +387,7 @@ test('LLM calls are logged with the report tag, tokens and cost', async () => {
   expect(call!.inputTokens).toBeGreaterThan(0);
   // The mock reports no cached, cache-write or reasoning tokens: none is stored with the price.
   expect(call!.priced).toEqual({
-    price: expect.any(Number) as number, price_source: 'table', cached_input_tokens: null, cache_write_tokens: null, reasoning_tokens: null,
+    price: expect.any(Number) as number, price_source: 'table', cached_input_tokens: null, cache_write_tokens: null, cache_write_1h_tokens: null, reasoning_tokens: null,
   });
   expect(call!.priced.price).toBeGreaterThan(0);
   expect(call!.parameters).toEqual({ temperature: 0 });

@@ -51,7 +51,7 @@ describe('scores', () => {
     const score = await t.api(`/reports/${reportId}/score`);
     expect(score.body).toEqual({
       success: true,
-      score: { overall_score: 65, score_type: 'single_column', details: { column_names: ['ok'], columns: [{ column_name: 'ok', type: 'boolean', score: 65, counted: 20, passed: 13 }] } },
+      score: { overall_score: 65, unit: 'percent', score_type: 'single_column', details: { column_names: ['ok'], columns: [{ column_name: 'ok', type: 'boolean', score: 65, counted: 20, passed: 13 }] } },
     });
     expect(done.stats.status_counts).toEqual({ QUEUED: 0, RUNNING: 0, COMPLETED: 20, FAILED: 0 });
   });
@@ -67,9 +67,11 @@ describe('scores', () => {
     const score = (await t.api(`/reports/${reportId}/score`)).body.score;
     expect(score.score_type).toBe('multi_column');
     expect(score.overall_score).toBe(32.5);
+    // 50 % passing averaged with a mean of 15: a number with no one unit.
+    expect(score.unit).toBe('mixed');
     const card = await t.api(`/reports/${reportId}/score-card`, { method: 'PATCH', body: { column_names: ['len'] } });
     expect(card.status).toBe(200);
-    expect(card.body.score).toMatchObject({ overall_score: 1, score_type: 'single_column' });
+    expect(card.body.score).toMatchObject({ overall_score: 1, unit: 'mean', score_type: 'single_column' });
     expect((await t.api(`/reports/${reportId}`)).body.report.score).toBe(1);
     const bad = await t.api(`/reports/${reportId}/score-card`, { method: 'PATCH', body: { column_names: ['len', 'ghost'] } });
     expect(bad.status).toBe(422);
@@ -83,7 +85,7 @@ describe('scores', () => {
   test('text-only last column scores none', async () => {
     const { reportId } = await runPipeline([{ q: 'a' }], [{ column_type: 'VARIABLE', name: 'v', configuration: { value: { type: 'string', value: 's' } } }]);
     await waitForRun(t, reportId);
-    expect((await t.api(`/reports/${reportId}/score`)).body.score).toMatchObject({ overall_score: null, score_type: 'none' });
+    expect((await t.api(`/reports/${reportId}/score`)).body.score).toMatchObject({ overall_score: null, unit: null, score_type: 'none' });
   });
 });
 

@@ -287,22 +287,28 @@ describe('POST /api/public/v2/requests/delete', () => {
   it('deletes a large match in bounded transactions: a request logged meanwhile is answered before the delete ends', async () => {
     const key = await workspace();
     const template = await log(key, { tags: ['mass'] });
-    // 5,000 copies (ten batches) with their tag rows (the filter walks request_tags), seeded in SQL for speed.
+    // 10,000 copies (twenty batches) with their tag rows (the filter walks request_tags), seeded in SQL for speed.
     t.server.db.transaction(() => {
       const columns = `workspace_id, provider, model, input, output, request_end_time, latency_ms, parameters, tags, metadata,
         prompt_input_variables, input_tokens, output_tokens, price, function_name, status, created_at`;
       t.server.db.prepare(`
-        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
         INSERT INTO requests (${columns}, request_start_time) SELECT ${columns}, request_start_time - i * 1000 FROM requests, n WHERE id = ?`).run(template);
       t.server.db.prepare(`INSERT INTO request_tags (request_id, workspace_id, tag, request_start_time)
         SELECT id, workspace_id, 'mass', request_start_time FROM requests WHERE workspace_id = (SELECT workspace_id FROM requests WHERE id = ?) AND id != ?`).run(template, template);
     })();
+    const workspaceId = (t.server.db.prepare('SELECT workspace_id FROM requests WHERE id = ?').get(template) as { workspace_id: number }).workspace_id;
+    const massLeft = t.server.db.prepare<[number], { n: number }>("SELECT count(*) AS n FROM request_tags WHERE workspace_id = ? AND tag = 'mass'");
     let deleteDone = false;
     const deleting = remove(key, { filters: { tags: ['mass'] } }).finally(() => (deleteDone = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The delete is under way: its first batch of 500 has committed (read in this process, where
+    // the server runs; every turn of the event loop, so before its next batch), so 19 batches and
+    // their 20 ms pauses are still ahead of it. The 50 ms sleep this replaces could end before the
+    // delete began, and then the log below was not logged meanwhile at all.
+    while (massLeft.get(workspaceId)!.n === 10_001) await new Promise((resolve) => setImmediate(resolve));
     const logged = await log(key, { tags: ['meanwhile'] });
     expect(deleteDone).toBe(false);
-    expect((await deleting).body).toEqual({ success: true, deleted: 5_001 });
+    expect((await deleting).body).toEqual({ success: true, deleted: 10_001 });
     expect((await t.api(`/api/public/v2/requests/${logged}`, { key })).status).toBe(200);
   });
 });

@@ -60,7 +60,7 @@ describe.each(Object.keys(providerModules) as ProviderId[])('provider %s', (id) 
 
   test('chat answers text and tokens, sending its key in its own header only', async () => {
     const answer = await module.chat(http, connection('sk-own-0123456789'), call, signal());
-    expect(answer).toEqual({ text: 'echo: hello there', inputTokens: 2, outputTokens: 3, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+    expect(answer).toEqual({ text: 'echo: hello there', inputTokens: 2, outputTokens: 3, cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 0 });
     expect(mock.calls).toHaveLength(1);
     expect(wiring[id].keyHeader(mock.calls[0].headers)).toBe('sk-own-0123456789');
     expect(JSON.stringify(mock.calls[0].body)).not.toContain('sk-own');
@@ -74,7 +74,7 @@ describe.each(Object.keys(providerModules) as ProviderId[])('provider %s', (id) 
       const answer = await module.streamChat(http, connection('sk-own-0123456789'), call, signal(), (p) => pieces.push(p));
       expect(pieces.length).toBeGreaterThan(1);
       expect(pieces.join('')).toBe('a longer answer that arrives in several pieces');
-      expect(answer).toEqual({ text: 'a longer answer that arrives in several pieces', inputTokens: 2, outputTokens: 8, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 });
+      expect(answer).toEqual({ text: 'a longer answer that arrives in several pieces', inputTokens: 2, outputTokens: 8, cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 0 });
       expect(mock.calls[0].body.stream).toBe(true);
       expect(wiring[id].keyHeader(mock.calls[0].headers)).toBe('sk-own-0123456789');
     } finally {

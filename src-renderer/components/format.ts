@@ -62,3 +62,24 @@ export function fmtBytes(n: number): string {
 
 /** "1 run", "2 runs", "0 columns". */
 export const countOf = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
+
+/** How a run's score reads (the server's `score_unit`): % passing, a mean, or an average of both. */
+export type ScoreUnit = 'percent' | 'mean' | 'mixed';
+
+/**
+ * A run's score with its unit, so 83.3 never reads as a fraction or 0.83 as a percent: "83.3%"
+ * when every score column is boolean (% passing), "0.83 mean" on numeric columns' own scale,
+ * "41.67 mixed" when the score averages both.
+ */
+export function fmtScore(score: number | null | undefined, unit: ScoreUnit | null | undefined): string {
+  if (score === null || score === undefined) return '—';
+  if (unit === 'percent') return `${score.toFixed(1)}%`;
+  return `${score.toFixed(2)} ${unit === 'mixed' ? 'mixed' : 'mean'}`;
+}
+
+/** Hover text for `fmtScore`'s units. */
+export const SCORE_UNIT_TITLE: Record<ScoreUnit, string> = {
+  percent: '% of rows passing',
+  mean: 'mean of the score columns, on their own scale',
+  mixed: 'average of % passing and means on their own scales',
+};

@@ -21,8 +21,27 @@ export interface ColumnScore {
   passed?: number;
 }
 
+/**
+ * How a score reads: `percent` (0–100, % passing) when every column it averages is boolean,
+ * `mean` (the columns' own scale) when every one is numeric, `mixed` when it averages both.
+ */
+export type ScoreUnit = 'percent' | 'mean' | 'mixed';
+
+export function scoreUnit(columns: ReadonlyArray<Pick<ColumnScore, 'type'>>): ScoreUnit | null {
+  if (columns.length === 0) return null;
+  if (columns.every((c) => c.type === 'boolean')) return 'percent';
+  return columns.every((c) => c.type === 'number') ? 'mean' : 'mixed';
+}
+
+/** The unit of a score stored with its report (`details` as `combineScores` made it), null without one. */
+export function storedScoreUnit(details: unknown): ScoreUnit | null {
+  const columns = (details as { columns?: unknown } | null)?.columns;
+  return Array.isArray(columns) ? scoreUnit(columns as Array<Pick<ColumnScore, 'type'>>) : null;
+}
+
 export interface Score {
   overall_score: number | null;
+  unit: ScoreUnit | null;
   score_type: 'single_column' | 'multi_column' | 'none';
   details: { columns: ColumnScore[]; column_names: string[] };
 }
@@ -74,10 +93,11 @@ export function scoreColumn(name: string, cells: Iterable<ScoreCell>): ColumnSco
 }
 
 export function combineScores(columnNames: string[], scores: ColumnScore[]): Score {
-  if (scores.length === 0) return { overall_score: null, score_type: 'none', details: { columns: [], column_names: columnNames } };
+  if (scores.length === 0) return { overall_score: null, unit: null, score_type: 'none', details: { columns: [], column_names: columnNames } };
   const overall = round(scores.reduce((a, s) => a + s.score, 0) / scores.length);
   return {
     overall_score: overall,
+    unit: scoreUnit(scores),
     score_type: scores.length === 1 ? 'single_column' : 'multi_column',
     details: { columns: scores, column_names: columnNames },
   };

@@ -55,6 +55,8 @@ interface Usage {
   output_tokens?: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** The writes by cache lifetime (5-minute and 1-hour writes are billed at different rates). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
 }
 
 /** Our counts: the whole prompt as input (what OpenAI and the GenAI conventions count), with the
@@ -67,6 +69,7 @@ function tokensOf(usage: Usage): Omit<ChatAnswer, 'text'> {
     outputTokens: usage.output_tokens ?? 0,
     cachedInputTokens: read,
     cacheWriteTokens: written,
+    cacheWrite1hTokens: Math.min(usage.cache_creation?.ephemeral_1h_input_tokens ?? 0, written),
     // Extended thinking is counted in output_tokens with no part of its own (and billed as output).
     reasoningTokens: 0,
   };

@@ -76,6 +76,7 @@ const tokensOf = (usage: Usage): Omit<ChatAnswer, 'text'> => ({
   cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
   // Chat completions report no cache writes: OpenAI's cache is written at the input rate.
   cacheWriteTokens: 0,
+  cacheWrite1hTokens: 0,
   reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
 });
 

@@ -24,6 +24,11 @@ export interface ListedPrice {
  * one gets (schemas/prices.ts), since a write priced as plain input is the defect it replaces. */
 export const CACHE_WRITE_PREMIUM = 1.25;
 
+/** Anthropic's 1-hour prompt-cache write over the input rate, the same for every Claude model, so it
+ * is derived from a row's input rate rather than kept as a rate of its own (docs/decisions.md,
+ * "1-hour cache writes"). */
+export const CACHE_WRITE_1H_PREMIUM = 2;
+
 /** [provider, model, input, cached input, output]; reasoning = output, cache write as above. */
 const ROWS: Array<[string, string, number, number, number]> = [
   ['openai', 'gpt-5', 1.25, 0.125, 10],

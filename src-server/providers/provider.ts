@@ -64,6 +64,8 @@ export interface ChatAnswer {
   /** Parts of the prompt read from and written to the provider's prompt cache, priced at their own rates. */
   cachedInputTokens?: number;
   cacheWriteTokens?: number;
+  /** The part of the writes that went to Anthropic's 1-hour cache (billed 2× input, not 1.25×). */
+  cacheWrite1hTokens?: number;
   /** The part of the output spent reasoning. */
   reasoningTokens?: number;
 }

@@ -45,6 +45,8 @@ export interface TrackedCall {
   /** Parts of input and output tokens priced at their own rate (cache reads and writes, reasoning); 0 when not reported. */
   cachedInputTokens: number;
   cacheWriteTokens: number;
+  /** The part of the writes that went to Anthropic's 1-hour cache (`usage.cache_creation.ephemeral_1h_input_tokens`). */
+  cacheWrite1hTokens: number;
   reasoningTokens: number;
   /** The cost the provider's answer reported (OpenRouter's `usage.cost`), else null. */
   reportedCost: number | null;
@@ -62,12 +64,13 @@ export function readTrackedCall(provider: string, kwargs: Json, response: unknow
   // cached tokens. Input tokens here are the whole prompt, cached ones a part of it, in both.
   const cacheRead = count(usage.cache_read_input_tokens);
   const cacheWriteTokens = count(usage.cache_creation_input_tokens);
+  const cacheWrite1hTokens = Math.min(count(details('cache_creation').ephemeral_1h_input_tokens), cacheWriteTokens);
   const cachedInputTokens = cacheRead || count(details('prompt_tokens_details').cached_tokens ?? details('input_tokens_details').cached_tokens);
   const inputTokens = count(usage.prompt_tokens ?? usage.input_tokens) + cacheRead + cacheWriteTokens;
   const outputTokens = count(usage.completion_tokens ?? usage.output_tokens);
   const reasoningTokens = count(details('completion_tokens_details').reasoning_tokens ?? details('output_tokens_details').reasoning_tokens);
   const reportedCost = typeof usage.cost === 'number' && Number.isFinite(usage.cost) && usage.cost >= 0 ? usage.cost : null;
-  const priced = { cachedInputTokens, cacheWriteTokens, reasoningTokens, reportedCost };
+  const priced = { cachedInputTokens, cacheWriteTokens, cacheWrite1hTokens, reasoningTokens, reportedCost };
   const tools = { ...(kwargs.tools ? { tools: kwargs.tools } : {}), ...(kwargs.tool_choice ? { tool_choice: kwargs.tool_choice } : {}) };
 
   if (typeof kwargs.prompt === 'string' || Array.isArray(kwargs.prompt)) {

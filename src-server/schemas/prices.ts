@@ -17,7 +17,7 @@ export const PriceBody = z.object({
   cached_input_per_mtok: Rate.default(0),
   reasoning_per_mtok: Rate.default(0),
   cache_write_per_mtok: Rate.optional().meta({
-    description: 'Prompt-cache writes (Anthropic cache_creation_input_tokens); default 1.25 × input_per_mtok, Anthropic’s 5-minute write price.',
+    description: 'Prompt-cache writes (Anthropic cache_creation_input_tokens); default 1.25 × input_per_mtok, Anthropic’s 5-minute write price. 1-hour writes (cache_creation.ephemeral_1h_input_tokens) are priced at 2 × input_per_mtok.',
   }),
 });
 

@@ -137,11 +137,16 @@ export const ReportDetail = z.object({
 });
 
 /** A run's status is set when it starts (only a pipeline's is null). */
+const ScoreUnit = z.enum(['percent', 'mean', 'mixed']).nullable().meta({
+  description: 'How the score reads: percent (0–100, % passing; every score column boolean), mean (the numeric columns’ own scale), mixed (an average of both); null without a score',
+});
+
 export const RunSummary = z.object({
   id: z.number().int(),
   name: z.string(),
   status: RunStatus,
   score: z.number().nullable(),
+  score_unit: ScoreUnit,
   dataset_id: z.number().int(),
   created_at: IsoDateTime,
   finished_at: IsoDateTime.nullable(),
@@ -166,6 +171,7 @@ export const RunCanceled = RunStarted.extend({ status: RunStatus.nullable() });
 /** `boolean` columns score the % of true cells, `number` columns their mean. */
 export const Score = z.object({
   overall_score: z.number().nullable(),
+  unit: ScoreUnit,
   score_type: z.enum(['single_column', 'multi_column', 'none']),
   details: z.object({
     columns: z.array(z.object({
@@ -224,7 +230,7 @@ export const CompareQuery = z.object({
   per_page: QueryInt(z.number().int().min(1).max(100)).default(30),
 });
 
-const ComparedRun = z.object({ id: z.number().int(), name: z.string(), score: z.number().nullable() });
+const ComparedRun = z.object({ id: z.number().int(), name: z.string(), score: z.number().nullable(), score_unit: ScoreUnit });
 const Verdict = z.enum(['improved', 'regressed', 'changed', 'same']);
 
 /** `GET /reports/{baseline_id}/compare/{candidate_id}` (API.md §6). */

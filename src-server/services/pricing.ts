@@ -1,5 +1,5 @@
 import { notFound } from '../errors';
-import { CACHE_WRITE_PREMIUM, PRICE_LIST, type ListedPrice } from '../providers/price-list';
+import { CACHE_WRITE_1H_PREMIUM, CACHE_WRITE_PREMIUM, PRICE_LIST, type ListedPrice } from '../providers/price-list';
 import type { ChatAnswer } from '../providers/provider';
 import type { PriceStore, TablePricedRequest } from '../store/prices';
 import type { PriceSource } from '../store/requests';
@@ -16,6 +16,9 @@ export interface Usage {
   output_tokens: number;
   cached_input_tokens?: number | null;
   cache_write_tokens?: number | null;
+  /** The part of `cache_write_tokens` written to Anthropic's 1-hour cache, priced at
+   * `CACHE_WRITE_1H_PREMIUM` × the input rate; the rest of the writes are 5-minute ones. */
+  cache_write_1h_tokens?: number | null;
   reasoning_tokens?: number | null;
   /** A price the caller's client computed and sent: it wins. */
   client_price?: number | null;
@@ -37,17 +40,22 @@ const builtIn = new Map(PRICE_LIST.map((p) => [key(p.provider, p.model), p]));
 const round = (usd: number) => Math.round(usd * 1e12) / 1e12;
 
 /** The token parts of a call that have a rate of their own (`TablePricedRequest` has the same names). */
-export type PricedParts = Pick<Usage, 'input_tokens' | 'output_tokens' | 'cached_input_tokens' | 'cache_write_tokens' | 'reasoning_tokens'>;
+export type PricedParts = Pick<
+  Usage,
+  'input_tokens' | 'output_tokens' | 'cached_input_tokens' | 'cache_write_tokens' | 'cache_write_1h_tokens' | 'reasoning_tokens'
+>;
 
 function cost(rates: ListedPrice, u: PricedParts): number {
   // Parts larger than the whole (a client's inconsistent counts) are held to it, reads first.
   const cached = Math.min(u.cached_input_tokens ?? 0, u.input_tokens);
   const written = Math.min(u.cache_write_tokens ?? 0, u.input_tokens - cached);
+  const writtenForAnHour = Math.min(u.cache_write_1h_tokens ?? 0, written);
   const reasoning = Math.min(u.reasoning_tokens ?? 0, u.output_tokens);
   return round(
     ((u.input_tokens - cached - written) * rates.input_per_mtok +
       cached * rates.cached_input_per_mtok +
-      written * rates.cache_write_per_mtok +
+      (written - writtenForAnHour) * rates.cache_write_per_mtok +
+      writtenForAnHour * rates.input_per_mtok * CACHE_WRITE_1H_PREMIUM +
       (u.output_tokens - reasoning) * rates.output_per_mtok +
       reasoning * rates.reasoning_per_mtok) / 1_000_000,
   );
@@ -151,7 +159,7 @@ export type PriceQuote = PricingService['quote'];
 
 /** A call's price with the token parts priced at their own rates, kept on its log entry so a
  * recompute prices them again (store/prices.ts). */
-export type PricedCall = Quote & Pick<Usage, 'cached_input_tokens' | 'cache_write_tokens' | 'reasoning_tokens'>;
+export type PricedCall = Quote & Pick<Usage, 'cached_input_tokens' | 'cache_write_tokens' | 'cache_write_1h_tokens' | 'reasoning_tokens'>;
 
 /** A provider's answer priced through `quoteCall`. */
 export function priceAnswer(
@@ -164,6 +172,7 @@ export function priceAnswer(
   const parts = {
     cached_input_tokens: answer.cachedInputTokens || null,
     cache_write_tokens: answer.cacheWriteTokens || null,
+    cache_write_1h_tokens: answer.cacheWrite1hTokens || null,
     reasoning_tokens: answer.reasoningTokens || null,
   };
   return { ...quoteCall(quote, workspaceId, connection, { model, input_tokens: answer.inputTokens, output_tokens: answer.outputTokens, ...parts }), ...parts };

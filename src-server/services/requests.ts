@@ -50,6 +50,7 @@ export interface PricedUsage {
   price_source: PriceSource;
   cached_input_tokens?: number | null;
   cache_write_tokens?: number | null;
+  cache_write_1h_tokens?: number | null;
   reasoning_tokens?: number | null;
 }
 
@@ -193,6 +194,7 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
           price_source: priced?.price_source ?? (body.price === undefined ? 'none' : 'client'),
           cached_input_tokens: priced?.cached_input_tokens ?? null,
           cache_write_tokens: priced?.cache_write_tokens ?? null,
+          cache_write_1h_tokens: priced?.cache_write_1h_tokens ?? null,
           reasoning_tokens: priced?.reasoning_tokens ?? null,
           function_name: body.function_name,
           status: body.status,
@@ -253,6 +255,7 @@ export function createRequestService({ store, stats, writer, ingest, promptLinks
         price_source: call.priced.price_source,
         cached_input_tokens: call.priced.cached_input_tokens ?? null,
         cache_write_tokens: call.priced.cache_write_tokens ?? null,
+        cache_write_1h_tokens: call.priced.cache_write_1h_tokens ?? null,
         reasoning_tokens: call.priced.reasoning_tokens ?? null,
         function_name: call.functionName,
         status: call.status,

@@ -12,6 +12,7 @@ export async function trackRequest(requests: RequestService, quote: PriceQuote, 
   const parts = {
     cached_input_tokens: call.cachedInputTokens || null,
     cache_write_tokens: call.cacheWriteTokens || null,
+    cache_write_1h_tokens: call.cacheWrite1hTokens || null,
     reasoning_tokens: call.reasoningTokens || null,
   };
   const priced = quote(workspaceId, {

@@ -11,6 +11,7 @@ export interface TablePricedRequest {
   output_tokens: number;
   cached_input_tokens: number | null;
   cache_write_tokens: number | null;
+  cache_write_1h_tokens: number | null;
   reasoning_tokens: number | null;
   price: number;
   request_start_time: number;
@@ -40,7 +41,8 @@ export function createPriceStore(db: Db) {
     ),
     remove: db.prepare<[number, string, string]>('DELETE FROM prices WHERE workspace_id = ? AND provider = ? AND model = ?'),
     tablePriced: db.prepare<[number, number, number], TablePricedRequest>(
-      `SELECT id, provider, model, input_tokens, output_tokens, cached_input_tokens, cache_write_tokens, reasoning_tokens, price,
+      `SELECT id, provider, model, input_tokens, output_tokens, cached_input_tokens, cache_write_tokens, cache_write_1h_tokens,
+         reasoning_tokens, price,
          request_start_time, trace_id
        FROM requests WHERE workspace_id = ? AND request_start_time >= ? AND request_start_time <= ? AND price_source = 'table'`,
     ),

@@ -46,6 +46,8 @@ interface RequestRow {
   price_source: PriceSource | null;
   cached_input_tokens: number | null;
   cache_write_tokens: number | null;
+  /** The part of `cache_write_tokens` written to a 1-hour cache (migration 020). */
+  cache_write_1h_tokens: number | null;
   reasoning_tokens: number | null;
   /** A 64-bit key; read as a lossy double here and never used in JS (see migration 001). */
   fts_key: number | null;
@@ -174,11 +176,12 @@ function sortValue(r: LoggedRequest, order: RequestOrder): number {
 /** Where a list page ends, for the next page's `after`. */
 export const keysetOf = (r: LoggedRequest, order: RequestOrder = NEWEST_FIRST): Keyset => ({ value: sortValue(r, order), id: r.id });
 
-export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' | 'fts_key' | 'note' | 'price_source' | 'cached_input_tokens' | 'cache_write_tokens' | 'reasoning_tokens'> & {
+export type NewRequest = Omit<RequestRow, 'id' | 'tags' | 'metadata' | 'score' | 'fts_key' | 'note' | 'price_source' | 'cached_input_tokens' | 'cache_write_tokens' | 'cache_write_1h_tokens' | 'reasoning_tokens'> & {
   price_source: PriceSource;
   /** Parts of input and output tokens priced at their own rate, when the call reported them. */
   cached_input_tokens?: number | null;
   cache_write_tokens?: number | null;
+  cache_write_1h_tokens?: number | null;
   reasoning_tokens?: number | null;
   tags: string[];
   metadata: Record<string, string>;
@@ -258,13 +261,13 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
       request_end_time, latency_ms, parameters, tags, metadata, prompt_id, prompt_name,
       prompt_version_number, prompt_version_id, prompt_input_variables, input_tokens, output_tokens,
       price, function_name, score, status, error_type, error_message, api_type, group_id, created_at,
-      span_id, trace_id, price_source, cached_input_tokens, cache_write_tokens, reasoning_tokens)
+      span_id, trace_id, price_source, cached_input_tokens, cache_write_tokens, cache_write_1h_tokens, reasoning_tokens)
     VALUES (@workspace_id, @provider, @model, @input, @output, @request_start_time,
       @request_end_time, @latency_ms, @parameters, @tags, @metadata, @prompt_id, @prompt_name,
       @prompt_version_number, @prompt_version_id, @prompt_input_variables, @input_tokens,
       @output_tokens, @price, @function_name, @score, @status, @error_type, @error_message,
       @api_type, @group_id, @created_at, @span_id, @trace_id, @price_source, @cached_input_tokens, @cache_write_tokens,
-      @reasoning_tokens)`);
+      @cache_write_1h_tokens, @reasoning_tokens)`);
   const insertTag = db.prepare(
     'INSERT OR IGNORE INTO request_tags (request_id, workspace_id, tag, request_start_time) VALUES (?, ?, ?, ?)',
   );
@@ -527,7 +530,7 @@ export function createRequestStore(db: Db, options: RequestStoreOptions = {}) {
           error_type: r.error_type, error_message: r.error_message, api_type: r.api_type, group_id: r.group_id,
           created_at: r.created_at, span_id: r.span_id, trace_id: r.trace_id, price_source: r.price_source,
           cached_input_tokens: r.cached_input_tokens ?? null, cache_write_tokens: r.cache_write_tokens ?? null,
-          reasoning_tokens: r.reasoning_tokens ?? null,
+          cache_write_1h_tokens: r.cache_write_1h_tokens ?? null, reasoning_tokens: r.reasoning_tokens ?? null,
         }).lastInsertRowid,
       );
       const ws = request.workspace_id;

@@ -84,7 +84,7 @@ describe('Evaluations page', () => {
     const bar = page.getByRole('progressbar', { name: 'Run progress' });
     await expect.poll(() => bar.getAttribute('aria-valuenow'), { timeout: 30_000 }).toBe('100');
     await page.getByTestId('run-status').getByText('completed').waitFor();
-    await page.getByTestId('run-score').getByText('50.0').waitFor();
+    await page.getByTestId('run-score').getByText('50.0%', { exact: true }).waitFor();
     const report = page.getByRole('table', { name: 'Report' });
     await expect.poll(() => report.locator('td[data-status="PASSED"]').count()).toBe(6 + 3);
     expect(await report.locator('td[data-status="FAILED"]').count()).toBe(3);
@@ -138,7 +138,7 @@ describe('Evaluations page', () => {
     await page.getByLabel('Human value').selectOption('false');
     await page.getByRole('button', { name: 'Save value' }).click();
     await expect.poll(() => report.locator('td[data-status="FAILED"]').count()).toBe(1);
-    await page.getByTestId('run-score').getByText('50.0').waitFor();
+    await page.getByTestId('run-score').getByText('50.0%', { exact: true }).waitFor();
     expect((await t.api(`/reports/${run.body.report_id}/score`)).body.score.overall_score).toBe(50);
 
     // Reordering: a column moves left past one it does not read.

@@ -100,4 +100,32 @@ describe('Prompts page', () => {
       await page.setViewportSize({ width: 1440, height: 900 });
     }
   });
+  it('opens the prompt a /prompts/<name> link names, not the newest one, and says so when there is none', async () => {
+    const { page, t } = ui;
+    const publish = async (name: string) => {
+      const res = await t.api('/rest/prompt-templates', {
+        body: {
+          prompt_template: { prompt_name: name },
+          prompt_version: { prompt_template: { type: 'chat', input_variables: [], messages: [{ role: 'user', content: [{ type: 'text', text: `I am ${name}` }] }] } },
+        },
+      });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    const named = await publish('deep link target');
+    // Published after it, so it heads the list the page would otherwise open.
+    await publish('deep link newer');
+
+    await ui.open(`/prompts/${encodeURIComponent('deep link target')}`);
+    const heading = page.locator('.pane[aria-label^="Prompt "] h1');
+    await heading.waitFor();
+    expect(await heading.textContent()).toBe('deep link target');
+    await page.waitForURL((url) => url.pathname === '/prompts' && url.searchParams.get('template') === String(named));
+    await page.getByRole('option', { name: /deep link target/, selected: true }).waitFor();
+
+    await ui.open('/prompts/no-such-prompt');
+    await page.getByRole('alert').getByText(/no-such-prompt/).waitFor();
+    expect(await page.locator('.pane[aria-label^="Prompt "]').count()).toBe(0);
+    expect(ui.problems.filter((p) => !/404/.test(p))).toEqual([]);
+  });
 });

@@ -7,6 +7,8 @@ import { navigate, setParams, useLocation } from '../../router';
 const RANGES: Record<string, number | null> = { '7d': 7, '30d': 30, '90d': 90, all: null };
 const COLORS = { a: '#5b6cf0', b: '#2bb673', c: '#f0a03c', d: '#e0567a' };
 
+const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
 /** Every day in [from, to], so days without traffic keep their place on the axis (as gaps). */
 function dayRange(from: string, to: string): string[] {
   const out: string[] = [];
@@ -20,20 +22,25 @@ export function DashboardPage() {
   const { params } = useLocation();
   const range = params.get('range') ?? '30d';
   const days = RANGES[range] ?? null;
-  const { data, error, loading } = useLoad(
-    (api, signal) =>
-      api<RequestStats>('/api/public/v2/requests/stats', {
-        signal,
-        query: { start_time: days === null ? undefined : new Date(Date.now() - (days - 1) * 86400_000).toISOString().slice(0, 10) + 'T00:00:00Z' },
-      }),
-    [days],
-  );
+  // The clock is read once per load: the days asked for and the days on the axis come from the same
+  // reading. Read again at each render, a page loaded before midnight and drawn after it (a hover
+  // re-renders) shifted its axis a day past the days it had asked for.
+  const loaded = useLoad(async (api, signal) => {
+    const now = Date.now();
+    const today = utcDate(now);
+    const from = days === null ? null : utcDate(now - (days - 1) * 86400_000);
+    const stats = await api<RequestStats>('/api/public/v2/requests/stats', { signal, query: { start_time: from === null ? undefined : `${from}T00:00:00Z` } });
+    return { stats, from, today };
+  }, [days]);
+  const { error, loading } = loaded;
+  const data = loaded.data?.stats;
 
   const byDay = data?.by_day ?? [];
+  const last = byDay[byDay.length - 1]?.day;
   const labels =
-    byDay.length === 0
+    byDay.length === 0 || !loaded.data
       ? []
-      : dayRange(days === null ? byDay[0].day : new Date(Date.now() - (days - 1) * 86400_000).toISOString().slice(0, 10), new Date(Math.max(Date.now(), Date.parse(byDay[byDay.length - 1].day))).toISOString().slice(0, 10));
+      : dayRange(loaded.data.from ?? byDay[0].day, last > loaded.data.today ? last : loaded.data.today);
   const index = new Map(byDay.map((d) => [d.day, d]));
   // A day without traffic has no latency (not 0 ms) and no bar: null leaves a gap in every chart.
   const pick = (f: (d: (typeof byDay)[number]) => number) => labels.map((l) => (index.has(l) ? f(index.get(l)!) : null));

@@ -8,7 +8,7 @@ import { PipelineView } from './pipeline-view';
 import { RunCompare } from './run-compare';
 import { RunView } from './run-view';
 import { moveFocusInList } from '../../components/shortcuts';
-import { countOf } from '../../components/format';
+import { countOf, fmtScore } from '../../components/format';
 
 export function EvaluationsPage() {
   const { params } = useLocation();
@@ -74,7 +74,7 @@ export function EvaluationsPage() {
                   <span className="title">{p.name}</span>
                   <span className="muted" style={{ fontSize: 12 }}>
                     {countOf(p.column_count, 'column')} · {countOf(p.runs.length, 'run')}
-                    {p.runs[0]?.score != null ? ` · last score ${p.runs[0].score.toFixed(1)}` : ''}
+                    {p.runs[0]?.score != null ? ` · last score ${fmtScore(p.runs[0].score, p.runs[0].score_unit)}` : ''}
                   </span>
                 </div>
               ))}

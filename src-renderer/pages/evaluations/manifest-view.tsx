@@ -49,8 +49,13 @@ export function ManifestView({ manifest }: { manifest: RunManifest }) {
         {repeats ? (
           <>
             <dt>Repeats</dt>
-            <dd data-testid="manifest-repeats">
-              “{source.data?.report.name ?? `#${repeats}`}” exactly: its dataset version, prompt versions, models, parameters and code
+            <dd data-testid="manifest-repeats" aria-busy={source.loading}>
+              {source.loading ? (
+                <span className="muted">loading…</span>
+              ) : (
+                // A run archived since is gone from GET /reports/{id}: only its id is left to show.
+                <>“{source.data?.report.name ?? `run #${repeats}`}” exactly: its dataset version, prompt versions, models, parameters and code</>
+              )}
             </dd>
           </>
         ) : null}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Api } from '../../api/client';
 import { useLoad } from '../../api/context';
 import type { CompareAnswer, PipelineSummary, ReportRows } from '../../api/types';
-import { fmtTime } from '../../components/format';
+import { fmtScore, fmtTime } from '../../components/format';
 import { setParams } from '../../router';
 import { cellText } from '../datasets/cell-text';
 import { fmtP, fmtSigned, plainWords } from './compare-order';
@@ -74,9 +74,12 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
   const datasetColumns = base.columns.filter((c) => c.column_type === 'DATASET').map((c) => c.name);
   const evaluated = compares[0].columns.map((c) => c.name).filter((n) => compares.every((cmp) => cmp.columns.some((c) => c.name === n)));
   const byRow = compares.map((cmp) => new Map(cmp.rows.map((r) => [r.row_index, r.cells])));
-  const shownRows = regressionsOnly && regressed.data
-    ? base.rows.filter((r) => regressed.data!.some((cmp) => cmp.rows.some((x) => x.row_index === r.row_index)))
-    : base.rows;
+  // Ticked, the rows and their count wait for the regressed rows: all rows meanwhile would read as
+  // "every row regressed" for as long as the answer takes.
+  const filtering = regressionsOnly && (regressed.loading || !regressed.data);
+  const shownRows = !regressionsOnly ? base.rows
+    : regressed.data && !filtering ? base.rows.filter((r) => regressed.data!.some((cmp) => cmp.rows.some((x) => x.row_index === r.row_index)))
+    : [];
   const names = [baseline.name, ...compares.map((c) => c.candidate.name)];
 
   return (
@@ -103,7 +106,7 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
           <div className="muted">{runOf(baseline.id) ? `started ${fmtTime(runOf(baseline.id)!.created_at)}` : null}</div>
           <div className="stat">
             <div className="label">Score</div>
-            <div className="value">{baseline.score?.toFixed(1) ?? '—'}</div>
+            <div className="value" data-testid="baseline-score">{fmtScore(baseline.score, baseline.score_unit)}</div>
           </div>
         </section>
         {compares.map((cmp, k) => (
@@ -126,7 +129,7 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
           Regressions only
         </label>
         <span className="muted" data-testid="rows-shown">
-          {regressionsOnly && regressed.loading ? 'loading…' : `${shownRows.length} of ${base.rows.length} rows`}
+          {filtering ? 'loading…' : `${shownRows.length} of ${base.rows.length} rows`}
         </span>
       </div>
       {regressed.error ? <p className="error" role="alert">{regressed.error}</p> : null}
@@ -191,7 +194,7 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
             {shownRows.length === 0 ? (
               <tr>
                 <td colSpan={1 + datasetColumns.length + evaluated.length * names.length + compares.length} className="muted">
-                  {regressionsOnly ? 'No row got worse.' : 'No rows.'}
+                  {filtering ? (regressed.error ? '' : 'Loading the regressed rows…') : regressionsOnly ? 'No row got worse.' : 'No rows.'}
                 </td>
               </tr>
             ) : null}
@@ -240,7 +243,8 @@ function CandidateCard({ compare, rows, startedAt, onMakeBaseline }: {
         <div className="stat">
           <div className="label">Score</div>
           <div className="value">
-            {candidate.score?.toFixed(1) ?? '—'} <span className="muted" style={{ fontSize: 13 }}>({fmtSigned(compare.score_delta)})</span>
+            <span data-testid="candidate-score">{fmtScore(candidate.score, candidate.score_unit)}</span>{' '}
+            <span className="muted" style={{ fontSize: 13 }}>({fmtSigned(compare.score_delta, candidate.score_unit === 'percent' ? 1 : 2)}{candidate.score_unit === 'percent' ? ' pts' : ''})</span>
           </div>
           <div className={`words ${words.tone}`} data-testid="score-words" title={compare.summary}>
             {words.words}
@@ -260,10 +264,10 @@ function CandidateCard({ compare, rows, startedAt, onMakeBaseline }: {
   );
 }
 
-/** Booleans read as "% passing" and their change in percentage points; numbers as they are. */
+/** Booleans read as "% passing" and their change in percentage points; numbers as means on their own scale. */
 function fmtMean(c: ComparedColumn, v: number | null) {
   if (v === null) return '—';
-  return c.kind === 'boolean' ? `${(v * 100).toFixed(0)}% true` : v.toFixed(2);
+  return c.kind === 'boolean' ? `${(v * 100).toFixed(0)}% true` : fmtScore(v, 'mean');
 }
 
 /** One row per column and candidate: means, change, counts, the test's evidence and its plain words. */

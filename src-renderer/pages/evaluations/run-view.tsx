@@ -4,7 +4,7 @@ import { useApi, useLoad } from '../../api/context';
 import { loadSession } from '../../api/session';
 import { readEvents } from '../../api/sse';
 import type { ReportCell, ReportDetail, RunProgress, RunStarted, RunStatus, Score } from '../../api/types';
-import { countOf, fmtCost, fmtInt, fmtMs } from '../../components/format';
+import { countOf, fmtCost, fmtInt, fmtMs, fmtScore, SCORE_UNIT_TITLE } from '../../components/format';
 import { JsonView } from '../../components/json-view';
 import { Modal } from '../../components/modal';
 import { setParams } from '../../router';
@@ -140,7 +140,9 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
       <div className="cards">
         <div className="card stat">
           <div className="label">Score</div>
-          <div className="value" data-testid="run-score">{score.data?.score.overall_score == null ? '—' : score.data.score.overall_score.toFixed(1)}</div>
+          <div className="value" data-testid="run-score" title={score.data?.score.unit ? SCORE_UNIT_TITLE[score.data.score.unit] : undefined}>
+            {fmtScore(score.data?.score.overall_score, score.data?.score.unit)}
+          </div>
         </div>
         <div className="card stat">
           <div className="label">Cost</div>
@@ -157,7 +159,7 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
       </div>
       {score.data?.score.details.columns?.length ? (
         <p className="muted" style={{ margin: 0 }}>
-          Score from {score.data.score.details.columns.map((c) => `${c.column_name} (${c.score.toFixed(1)})`).join(', ')}
+          Score from {score.data.score.details.columns.map((c) => `${c.column_name} (${c.type === 'boolean' ? `${fmtScore(c.score, 'percent')} passing` : fmtScore(c.score, 'mean')})`).join(', ')}
         </p>
       ) : null}
       {d.report.manifest ? <ManifestView manifest={d.report.manifest} /> : null}

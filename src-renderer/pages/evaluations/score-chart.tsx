@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { PipelineSummary } from '../../api/types';
-import { countOf, fmtTime } from '../../components/format';
+import { countOf, fmtScore, fmtTime } from '../../components/format';
 
 type Run = PipelineSummary['runs'][number];
 
@@ -17,7 +17,9 @@ export function ScoreChart({ runs, highlight = [] }: { runs: Run[]; highlight?: 
   const scored = runs.filter((r) => r.score !== null).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
   if (scored.length < 2) return null;
   const values = scored.map((r) => r.score!);
-  const top = Math.max(100, ...values);
+  // Percent scores share the 0–100 axis; means are on their columns' own scale, so the axis fits them.
+  const percent = scored.every((r) => r.score_unit === 'percent');
+  const top = percent ? Math.max(100, ...values) : Math.max(...values);
   const bottom = Math.min(0, ...values);
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
@@ -34,7 +36,7 @@ export function ScoreChart({ runs, highlight = [] }: { runs: Run[]; highlight?: 
           <g key={v}>
             <line className="grid-line" x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} />
             <text x={PAD.left - 6} y={y(v) + 3} textAnchor="end">
-              {v.toFixed(0)}
+              {percent ? `${v.toFixed(0)}%` : v.toFixed(top - bottom < 10 ? 2 : 0)}
             </text>
           </g>
         ))}
@@ -58,7 +60,7 @@ export function ScoreChart({ runs, highlight = [] }: { runs: Run[]; highlight?: 
       {shown !== null ? (
         <div className="tooltip" style={{ left: `${(x(shown) / W) * 100}%`, top: 30 }}>
           <b>{scored[shown].name}</b>
-          <div>score {scored[shown].score!.toFixed(1)}</div>
+          <div>score {fmtScore(scored[shown].score, scored[shown].score_unit)}</div>
           <div className="muted">{fmtTime(scored[shown].created_at)}</div>
         </div>
       ) : null}

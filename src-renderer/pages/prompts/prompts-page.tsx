@@ -1,14 +1,64 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLoad } from '../../api/context';
 import type { Page, PromptListItem } from '../../api/types';
 import { countOf, fmtTime } from '../../components/format';
-import { setParams, useLocation } from '../../router';
+import { navigate, setParams, useLocation } from '../../router';
 import { PromptDetail } from './prompt-detail';
 import { PromptEditor } from './prompt-editor';
 import { FoldersDialog } from './folders-dialog';
 import { moveFocusInList } from '../../components/shortcuts';
 
+/** `/prompts/<name>`: the template's name, URL-decoded; null on `/prompts` itself. */
+function nameInPath(path: string): string | null {
+  const match = /^\/prompts\/([^/]+)\/?$/.exec(path);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return match[1];
+  }
+}
+
 export function PromptsPage() {
+  const { path } = useLocation();
+  const name = nameInPath(path);
+  return name === null ? <PromptRegistry /> : <PromptByName name={name} />;
+}
+
+/**
+ * A deep link by name resolves to the template's id on the server (names are unique per
+ * workspace, and the named one may be outside the first page of the list), then becomes the
+ * page's canonical `?template=<id>` URL; until then nothing of another prompt is shown.
+ */
+function PromptByName({ name }: { name: string }) {
+  const { params } = useLocation();
+  const found = useLoad((api, signal) => api<PromptListItem>(`/prompt-templates/${encodeURIComponent(name)}`, { signal }), [name]);
+  const id = found.data?.id;
+  useEffect(() => {
+    if (id === undefined) return;
+    const query = new URLSearchParams(params);
+    query.set('template', String(id));
+    navigate(`/prompts?${query.toString()}`, { replace: true });
+  }, [id, params]);
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Prompts</h1>
+      </div>
+      {found.error ? (
+        <p className="error" role="alert" style={{ padding: '8px 20px' }}>
+          {found.error}
+        </p>
+      ) : (
+        <p className="muted" style={{ padding: '8px 20px' }}>
+          Opening “{name}”…
+        </p>
+      )}
+    </div>
+  );
+}
+
+function PromptRegistry() {
   const { params } = useLocation();
   const [filter, setFilter] = useState('');
   const [creating, setCreating] = useState(false);

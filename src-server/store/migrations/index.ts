@@ -14,6 +14,7 @@ import ascendingIndexes from './016-ascending-indexes';
 import textUnindexed from './017-text-unindexed';
 import cacheWrites from './018-cache-writes';
 import noteText from './019-note-text';
+import cacheWrites1h from './020-cache-writes-1h';
 
 export interface Migration {
   /** `NNN-name`, the file's name; applied in this order. Never edit one that has shipped. */
@@ -39,4 +40,5 @@ export const migrations: readonly Migration[] = [
   { id: '017-text-unindexed', sql: textUnindexed },
   { id: '018-cache-writes', sql: cacheWrites },
   { id: '019-note-text', sql: noteText },
+  { id: '020-cache-writes-1h', sql: cacheWrites1h },
 ];
