@@ -26,6 +26,13 @@ afterAll(async () => {
 });
 
 const get = async (id: number) => (await t.api(`/api/public/v2/requests/${id}`)).body;
+/** A streamed playground run's `done` event. */
+async function runStreamed(body: object) {
+  const streamed = await fetch(`${t.url}/api/public/v2/playground/run`, {
+    method: 'POST', headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }),
+  });
+  return JSON.parse(/event: done\ndata: (.*)/.exec(await streamed.text())![1]);
+}
 const day = (d: number) => new Date(Date.UTC(2026, 9, d, 12)).toISOString();
 
 // claude-sonnet-4-5: $3 input, $0.30 cache read, $3.75 cache write, $15 output per million.
@@ -69,10 +76,7 @@ describe('an Anthropic call that writes and reads the prompt cache', () => {
       expect(logged.price).toBeCloseTo(CACHED_PRICE, 12);
 
       // Streamed, the counts come in message_start and message_delta: the same figures.
-      const streamed = await fetch(`${t.url}/api/public/v2/playground/run`, {
-        method: 'POST', headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }),
-      });
-      const done = JSON.parse(/event: done\ndata: (.*)/.exec(await streamed.text())![1]);
+      const done = await runStreamed(body);
       expect(done).toMatchObject({ input_tokens: CACHED_INPUT, output_tokens: 100 });
       expect(done.price).toBeCloseTo(CACHED_PRICE, 12);
       expect((await get(done.request_id)).price).toBeCloseTo(CACHED_PRICE, 12);
@@ -178,10 +182,7 @@ describe('an Anthropic call that writes to the 1-hour prompt cache', () => {
       expect(plain.body.price).toBeCloseTo(HOUR_PRICE, 12);
       expect((await get(plain.body.request_id)).price).toBeCloseTo(HOUR_PRICE, 12);
 
-      const streamed = await fetch(`${t.url}/api/public/v2/playground/run`, {
-        method: 'POST', headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, body: JSON.stringify({ ...body, stream: true }),
-      });
-      const done = JSON.parse(/event: done\ndata: (.*)/.exec(await streamed.text())![1]);
+      const done = await runStreamed(body);
       expect(done.price).toBeCloseTo(HOUR_PRICE, 12);
       expect((await get(done.request_id)).price).toBeCloseTo(HOUR_PRICE, 12);
     } finally {
