@@ -47,6 +47,8 @@ export type DatasetVersionPage = z.infer<typeof datasets.DatasetVersionPage>;
 export type ReportColumn = z.infer<typeof reports.ReportColumn>;
 export type PreviewAnswer = z.infer<typeof reportPreview.PreviewAnswer>;
 export type RunStatus = z.infer<typeof reports.RunStatus>;
+/** How a run's score reads: % passing, a mean, or an average of both. */
+export type ScoreUnit = NonNullable<z.infer<typeof reports.ScoreUnit>>;
 export type ReportDetail = z.infer<typeof reports.ReportDetail>;
 export type PipelineSummary = z.infer<typeof reports.PipelineSummary>;
 export type ReportCell = z.infer<typeof reports.ReportCell>;

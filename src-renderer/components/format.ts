@@ -1,3 +1,5 @@
+import type { ScoreUnit } from '../api/types';
+
 const integer = new Intl.NumberFormat('en-US');
 
 export const fmtInt = (n: number | null | undefined) => (n === null || n === undefined ? '—' : integer.format(n));
@@ -62,9 +64,6 @@ export function fmtBytes(n: number): string {
 
 /** "1 run", "2 runs", "0 columns". */
 export const countOf = (n: number, noun: string) => `${n.toLocaleString()} ${noun}${n === 1 ? '' : 's'}`;
-
-/** How a run's score reads (the server's `score_unit`): % passing, a mean, or an average of both. */
-export type ScoreUnit = 'percent' | 'mean' | 'mixed';
 
 /**
  * A run's score with its unit, so 83.3 never reads as a fraction or 0.83 as a percent: "83.3%"

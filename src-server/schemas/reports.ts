@@ -137,7 +137,7 @@ export const ReportDetail = z.object({
 });
 
 /** A run's status is set when it starts (only a pipeline's is null). */
-const ScoreUnit = z.enum(['percent', 'mean', 'mixed']).nullable().meta({
+export const ScoreUnit = z.enum(['percent', 'mean', 'mixed']).nullable().meta({
   description: 'How the score reads: percent (0–100, % passing; every score column boolean), mean (the numeric columns’ own scale), mixed (an average of both); null without a score',
 });
 
