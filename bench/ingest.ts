@@ -8,7 +8,7 @@
 import autocannon from 'autocannon';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ingestBody as body } from './support/corpus';
 import { cachedRequests } from './support/seed';
@@ -99,11 +99,22 @@ function threadCpu(pid: number): Map<string, number> {
   return out;
 }
 
+/** Busy and total CPU time of the whole machine (Linux /proc/stat, all cores), in clock ticks; null elsewhere. */
+function machineCpu(): { busy: number; total: number } | null {
+  if (!existsSync('/proc/stat')) return null;
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  // idle and iowait
+  return { busy: total - fields[3] - fields[4], total };
+}
+
 /** Runs the load against the server and reports its CPU per request, per thread (the top two) and in all. */
 async function loadMeasured(server: { url: string; child: { pid?: number } }, seconds: number) {
   const pid = server.child.pid!;
   const before = threadCpu(pid);
+  const machineBefore = machineCpu();
   const result = await load(server.url, '/log-request', seconds);
+  const machineAfter = machineCpu();
   const after = threadCpu(pid);
   const used = (tid: string) => ((after.get(tid) ?? 0) - (before.get(tid) ?? 0)) / result.total;
   const perThread = [...after.keys()].map(used).sort((a, b) => b - a);
@@ -115,7 +126,23 @@ async function loadMeasured(server: { url: string; child: { pid?: number } }, se
     : http === undefined
       ? `CPU per request: ${all.toFixed(0)} µs in all; busiest threads ${perThread.slice(0, 2).map((us) => `${us.toFixed(0)} µs`).join(', ')} (HTTP and ingest threads)`
       : `CPU per request: ${all.toFixed(0)} µs in all; HTTP (main) thread ${http.toFixed(0)} µs, ingest thread (busiest other) ${other.toFixed(0)} µs`;
-  return { ...result, cpu };
+  // The whole machine (the load generator, the kernel, other processes): how much of its cores
+  // went unused shows whether a run was bound by CPU or by waiting.
+  const machine = machineBefore && machineAfter
+    ? `; machine ${(((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100).toFixed(0)} % busy (${cpus().length} cores), ${(((machineAfter.busy - machineBefore.busy) * 10_000) / result.total).toFixed(0)} µs per request`
+    : '';
+  return { ...result, cpu: cpu + machine };
+}
+
+/** The baseline's load, with how busy the machine was meanwhile (see machineCpu). */
+async function loadBare(url: string, seconds: number) {
+  const before = machineCpu();
+  const result = await load(url, '/log-request', seconds);
+  const after = machineCpu();
+  const machine = before && after
+    ? `machine ${(((after.busy - before.busy) / (after.total - before.total)) * 100).toFixed(0)} % busy, ${(((after.busy - before.busy) * 10_000) / result.total).toFixed(0)} µs per request`
+    : '';
+  return { ...result, machine };
 }
 
 const fileBytes = (dataDir: string) =>
@@ -153,10 +180,10 @@ try {
   await load(bare.url, '/log-request', 2);
   await load(server.url, '/log-request', 2);
   const before = fileBytes(join(dir, 'fresh'));
-  const baseline = await load(bare.url, '/log-request', SECONDS);
+  const baseline = await loadBare(bare.url, SECONDS);
   const fresh = await loadMeasured(server, SECONDS);
   const grown = fileBytes(join(dir, 'fresh')) - before;
-  console.log(line('(a) bare node:http, JSON.parse', baseline));
+  console.log(`${line('(a) bare node:http, JSON.parse', baseline)}  ${baseline.machine}`);
   console.log(line('(b) POST /log-request, fresh db', fresh));
   console.log(`  ratio b/a: ${(fresh.rps / baseline.rps).toFixed(2)}  (target ≥ 0.3; p99 target ≤ 25 ms); ${load1()}`);
   console.log(`  ${fresh.cpu}`);
@@ -165,9 +192,9 @@ try {
     const big = await startServer(bigDir);
     try {
       await load(big.url, '/log-request', 2);
-      const again = await load(bare.url, '/log-request', SECONDS);
+      const again = await loadBare(bare.url, SECONDS);
       const onBig = await loadMeasured(big, SECONDS);
-      console.log(line('(a) bare node:http, JSON.parse', again));
+      console.log(`${line('(a) bare node:http, JSON.parse', again)}  ${again.machine}`);
       console.log(line(`(c) POST /log-request, ${BIG.toLocaleString()} rows`, onBig));
       console.log(`  ratio c/a: ${(onBig.rps / again.rps).toFixed(2)}; ${load1()}`);
       console.log(`  ${onBig.cpu}`);
