@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src-server/store/migrate';
 import { migrations } from '../src-server/store/migrations';
 import { publishDataset, runOnePrompt } from './support/evaluations';
-import { startMockLlm, type MockLlm } from './support/mock-llm';
+import { startMockLlm, type MockLlm, type MockUsage } from './support/mock-llm';
 import { startServer, tempDir, type TestServer } from './support/server';
 
 /**
@@ -33,6 +33,20 @@ async function runStreamed(body: object) {
   });
   return JSON.parse(/event: done\ndata: (.*)/.exec(await streamed.text())![1]);
 }
+/** A completed two-row run of one Anthropic prompt while the mock reports `usage`, and its calls' log entries. */
+async function evaluateWith(usage: MockUsage, name: string) {
+  mock.setUsage(usage);
+  try {
+    const { groupId } = await publishDataset(t, [{ q: 'first' }, { q: 'second' }]);
+    const done = await runOnePrompt(t, groupId, { provider: 'anthropic', model: 'claude-sonnet-4-5' }, 'Answer {x}', name);
+    expect(done.status).toBe('COMPLETED');
+    const logged = (await t.api(`/api/public/v2/requests?tags=report:${done.report.id}`)).body.items;
+    return { done, logged };
+  } finally {
+    mock.setUsage(null);
+  }
+}
+
 const day = (d: number) => new Date(Date.UTC(2026, 9, d, 12)).toISOString();
 
 // claude-sonnet-4-5: $3 input, $0.30 cache read, $3.75 cache write, $15 output per million.
@@ -86,21 +100,13 @@ describe('an Anthropic call that writes and reads the prompt cache', () => {
   });
 
   it('in an evaluation: each call and the run’s cost and tokens add the cache up', async () => {
-    mock.setUsage(CACHED_USAGE);
-    try {
-      const { groupId } = await publishDataset(t, [{ q: 'first' }, { q: 'second' }]);
-      const done = await runOnePrompt(t, groupId, { provider: 'anthropic', model: 'claude-sonnet-4-5' }, 'Answer {x}', 'cached');
-      expect(done.status).toBe('COMPLETED');
-      expect(done.stats).toMatchObject({ input_tokens: 2 * CACHED_INPUT, output_tokens: 200 });
-      expect(done.stats.cost).toBeCloseTo(2 * CACHED_PRICE, 9);
-      const logged = (await t.api(`/api/public/v2/requests?tags=report:${done.report.id}`)).body.items;
-      expect(logged).toHaveLength(2);
-      for (const r of logged) {
-        expect(r).toMatchObject({ input_tokens: CACHED_INPUT, price_source: 'table' });
-        expect(r.price).toBeCloseTo(CACHED_PRICE, 12);
-      }
-    } finally {
-      mock.setUsage(null);
+    const { done, logged } = await evaluateWith(CACHED_USAGE, 'cached');
+    expect(done.stats).toMatchObject({ input_tokens: 2 * CACHED_INPUT, output_tokens: 200 });
+    expect(done.stats.cost).toBeCloseTo(2 * CACHED_PRICE, 9);
+    expect(logged).toHaveLength(2);
+    for (const r of logged) {
+      expect(r).toMatchObject({ input_tokens: CACHED_INPUT, price_source: 'table' });
+      expect(r.price).toBeCloseTo(CACHED_PRICE, 12);
     }
   });
 
@@ -191,17 +197,9 @@ describe('an Anthropic call that writes to the 1-hour prompt cache', () => {
   });
 
   it('in an evaluation: each call and the run’s cost', async () => {
-    mock.setUsage(HOUR_USAGE);
-    try {
-      const { groupId } = await publishDataset(t, [{ q: 'first' }, { q: 'second' }]);
-      const done = await runOnePrompt(t, groupId, { provider: 'anthropic', model: 'claude-sonnet-4-5' }, 'Answer {x}', 'cached for an hour');
-      expect(done.status).toBe('COMPLETED');
-      expect(done.stats.cost).toBeCloseTo(2 * HOUR_PRICE, 9);
-      const logged = (await t.api(`/api/public/v2/requests?tags=report:${done.report.id}`)).body.items;
-      expect(logged.map((r: { price: number }) => r.price)).toEqual([HOUR_PRICE, HOUR_PRICE]);
-    } finally {
-      mock.setUsage(null);
-    }
+    const { done, logged } = await evaluateWith(HOUR_USAGE, 'cached for an hour');
+    expect(done.stats.cost).toBeCloseTo(2 * HOUR_PRICE, 9);
+    expect(logged.map((r: { price: number }) => r.price)).toEqual([HOUR_PRICE, HOUR_PRICE]);
   });
 
   it('logged by the SDK (/track-request), and again after a recompute with a new input rate', async () => {
