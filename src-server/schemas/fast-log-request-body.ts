@@ -126,12 +126,7 @@ function array(v: unknown): unknown[] {
 /** `z.record(z.string(), z.unknown())`: a new object, same keys and values. */
 function record(v: unknown): Json {
   if (!isObject(v)) throw UNSURE;
-  const out: Json = {};
-  for (const key in v) {
-    if (key === '__proto__') throw UNSURE;
-    out[key] = v[key];
-  }
-  return out;
+  return rest(v, NO_KEYS, {});
 }
 
 /** Metadata: string keys of at most 1,024 characters, string values. */
@@ -201,3 +196,4 @@ function content(v: unknown): unknown {
 }
 
 const TYPE_KEY = new Set(['type']);
+const NO_KEYS = new Set<string>();
