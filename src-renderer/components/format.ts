@@ -76,9 +76,11 @@ export function fmtScore(score: number | null | undefined, unit: ScoreUnit | nul
   return `${score.toFixed(2)} ${unit === 'mixed' ? 'mixed' : 'mean'}`;
 }
 
-/** Hover text for `fmtScore`'s units. */
-export const SCORE_UNIT_TITLE: Record<ScoreUnit, string> = {
+const SCORE_UNIT_TITLE: Record<ScoreUnit, string> = {
   percent: '% of rows passing',
   mean: 'mean of the score columns, on their own scale',
   mixed: 'average of % passing and means on their own scales',
 };
+
+/** Hover text for `fmtScore`'s unit; none without a score. */
+export const scoreUnitTitle = (unit: ScoreUnit | null | undefined) => (unit ? SCORE_UNIT_TITLE[unit] : undefined);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { errorText } from '../../api/client';
 import { useApi, useLoad } from '../../api/context';
 import type { DatasetVersion, PipelineSummary, ReportColumn, ReportDetail } from '../../api/types';
-import { fmtScore, fmtTime, SCORE_UNIT_TITLE } from '../../components/format';
+import { fmtScore, fmtTime, scoreUnitTitle } from '../../components/format';
 import { setParams } from '../../router';
 import { ColumnList, columnProblems } from './builder/column-list';
 import { PreviewPanel } from './builder/preview-panel';
@@ -144,7 +144,7 @@ export function PipelineView({ pipeline, onChanged }: { pipeline: PipelineSummar
                 <td>
                   <span className={`badge ${runStatusClass(r.status)}`}>{r.status.toLowerCase()}</span>
                 </td>
-                <td className="num" data-testid="run-list-score" title={r.score_unit ? SCORE_UNIT_TITLE[r.score_unit] : undefined}>{fmtScore(r.score, r.score_unit)}</td>
+                <td className="num" data-testid="run-list-score" title={scoreUnitTitle(r.score_unit)}>{fmtScore(r.score, r.score_unit)}</td>
                 <td>{fmtTime(r.created_at)}</td>
               </tr>
             ))}

@@ -4,7 +4,7 @@ import { useApi, useLoad } from '../../api/context';
 import { loadSession } from '../../api/session';
 import { readEvents } from '../../api/sse';
 import type { ReportCell, ReportDetail, RunProgress, RunStarted, RunStatus, Score } from '../../api/types';
-import { countOf, fmtCost, fmtInt, fmtMs, fmtScore, SCORE_UNIT_TITLE } from '../../components/format';
+import { countOf, fmtCost, fmtInt, fmtMs, fmtScore, scoreUnitTitle } from '../../components/format';
 import { JsonView } from '../../components/json-view';
 import { Modal } from '../../components/modal';
 import { setParams } from '../../router';
@@ -140,7 +140,7 @@ export function RunView({ runId, onChanged }: { runId: number; onChanged: () => 
       <div className="cards">
         <div className="card stat">
           <div className="label">Score</div>
-          <div className="value" data-testid="run-score" title={score.data?.score.unit ? SCORE_UNIT_TITLE[score.data.score.unit] : undefined}>
+          <div className="value" data-testid="run-score" title={scoreUnitTitle(score.data?.score.unit)}>
             {fmtScore(score.data?.score.overall_score, score.data?.score.unit)}
           </div>
         </div>
