@@ -108,13 +108,26 @@ function machineCpu(): { busy: number; total: number } | null {
   return { busy: total - fields[3] - fields[4], total };
 }
 
+/**
+ * Runs the load and says how busy the whole machine was meanwhile (the load generator, the kernel,
+ * other processes included): the share of its cores left unused tells a run bound by CPU from one
+ * bound by waiting. Clock ticks are 10 ms (Linux's 100 per second).
+ */
+async function loadWithMachine(url: string, seconds: number) {
+  const before = machineCpu();
+  const result = await load(url, '/log-request', seconds);
+  const after = machineCpu();
+  const machine = before && after
+    ? `machine ${(((after.busy - before.busy) / (after.total - before.total)) * 100).toFixed(0)} % busy (${cpus().length} cores), ${(((after.busy - before.busy) * 10_000) / result.total).toFixed(0)} µs per request`
+    : '';
+  return { ...result, machine };
+}
+
 /** Runs the load against the server and reports its CPU per request, per thread (the top two) and in all. */
 async function loadMeasured(server: { url: string; child: { pid?: number } }, seconds: number) {
   const pid = server.child.pid!;
   const before = threadCpu(pid);
-  const machineBefore = machineCpu();
-  const result = await load(server.url, '/log-request', seconds);
-  const machineAfter = machineCpu();
+  const result = await loadWithMachine(server.url, seconds);
   const after = threadCpu(pid);
   const used = (tid: string) => ((after.get(tid) ?? 0) - (before.get(tid) ?? 0)) / result.total;
   const perThread = [...after.keys()].map(used).sort((a, b) => b - a);
@@ -126,23 +139,7 @@ async function loadMeasured(server: { url: string; child: { pid?: number } }, se
     : http === undefined
       ? `CPU per request: ${all.toFixed(0)} µs in all; busiest threads ${perThread.slice(0, 2).map((us) => `${us.toFixed(0)} µs`).join(', ')} (HTTP and ingest threads)`
       : `CPU per request: ${all.toFixed(0)} µs in all; HTTP (main) thread ${http.toFixed(0)} µs, ingest thread (busiest other) ${other.toFixed(0)} µs`;
-  // The whole machine (the load generator, the kernel, other processes): how much of its cores
-  // went unused shows whether a run was bound by CPU or by waiting.
-  const machine = machineBefore && machineAfter
-    ? `; machine ${(((machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)) * 100).toFixed(0)} % busy (${cpus().length} cores), ${(((machineAfter.busy - machineBefore.busy) * 10_000) / result.total).toFixed(0)} µs per request`
-    : '';
-  return { ...result, cpu: cpu + machine };
-}
-
-/** The baseline's load, with how busy the machine was meanwhile (see machineCpu). */
-async function loadBare(url: string, seconds: number) {
-  const before = machineCpu();
-  const result = await load(url, '/log-request', seconds);
-  const after = machineCpu();
-  const machine = before && after
-    ? `machine ${(((after.busy - before.busy) / (after.total - before.total)) * 100).toFixed(0)} % busy, ${(((after.busy - before.busy) * 10_000) / result.total).toFixed(0)} µs per request`
-    : '';
-  return { ...result, machine };
+  return { ...result, cpu: result.machine ? `${cpu}; ${result.machine}` : cpu };
 }
 
 const fileBytes = (dataDir: string) =>
@@ -180,7 +177,7 @@ try {
   await load(bare.url, '/log-request', 2);
   await load(server.url, '/log-request', 2);
   const before = fileBytes(join(dir, 'fresh'));
-  const baseline = await loadBare(bare.url, SECONDS);
+  const baseline = await loadWithMachine(bare.url, SECONDS);
   const fresh = await loadMeasured(server, SECONDS);
   const grown = fileBytes(join(dir, 'fresh')) - before;
   console.log(`${line('(a) bare node:http, JSON.parse', baseline)}  ${baseline.machine}`);
@@ -192,7 +189,7 @@ try {
     const big = await startServer(bigDir);
     try {
       await load(big.url, '/log-request', 2);
-      const again = await loadBare(bare.url, SECONDS);
+      const again = await loadWithMachine(bare.url, SECONDS);
       const onBig = await loadMeasured(big, SECONDS);
       console.log(`${line('(a) bare node:http, JSON.parse', again)}  ${again.machine}`);
       console.log(line(`(c) POST /log-request, ${BIG.toLocaleString()} rows`, onBig));
