@@ -232,6 +232,40 @@ describe('an Anthropic call that writes to the 1-hour prompt cache', () => {
   });
 });
 
+// Anthropic's cache fields may come as null (the Usage type allows it): no reads or writes, so
+// 200 × $3 + 100 × $15 = $2,100 per million calls, on our calls and on SDK-logged ones alike.
+const NULL_CACHE_USAGE = { input_tokens: 200, output_tokens: 100, cache_creation_input_tokens: null, cache_read_input_tokens: null, cache_creation: null };
+const NULL_CACHE_PRICE = 0.0021;
+
+describe('an Anthropic call whose usage gives the cache fields as null', () => {
+  it('counts the prompt as input_tokens alone, through the playground (plain and streamed) and /track-request', async () => {
+    mock.setUsage(NULL_CACHE_USAGE);
+    try {
+      const body = { provider: 'anthropic', model: 'claude-sonnet-4-5-20250929', messages: [{ role: 'user', content: 'no cache here' }] };
+      const plain = await t.api('/api/public/v2/playground/run', { body });
+      expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+      expect(plain.body).toMatchObject({ input_tokens: 200, output_tokens: 100 });
+      expect(plain.body.price).toBeCloseTo(NULL_CACHE_PRICE, 12);
+      const done = await runStreamed(body);
+      expect(done).toMatchObject({ input_tokens: 200, output_tokens: 100 });
+      expect(done.price).toBeCloseTo(NULL_CACHE_PRICE, 12);
+    } finally {
+      mock.setUsage(null);
+    }
+    const res = await t.api('/track-request', {
+      body: {
+        provider_type: 'anthropic', kwargs: { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 },
+        request_response: { model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'yo' }], usage: NULL_CACHE_USAGE },
+        request_start_time: day(5), request_end_time: day(5),
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const logged = await get(res.body.request_id);
+    expect(logged).toMatchObject({ input_tokens: 200, output_tokens: 100, price_source: 'table' });
+    expect(logged.price).toBeCloseTo(NULL_CACHE_PRICE, 12);
+  });
+});
+
 describe('an OpenAI call made by the playground', () => {
   it('prices its cached and reasoning tokens at their rates', async () => {
     await t.api('/api/public/v2/providers', { body: { name: 'openai-local', client: 'openai', base_url: mock.baseUrl, api_key: 'sk-local' } });

@@ -59,19 +59,37 @@ interface Usage {
   cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
 }
 
-/** Our counts: the whole prompt as input (what OpenAI and the GenAI conventions count), with the
- * cache's reads and writes as parts of it, each priced at its own rate (services/pricing.ts). */
 function tokensOf(usage: Usage): Omit<ChatAnswer, 'text'> {
-  const read = usage.cache_read_input_tokens ?? 0;
-  const written = usage.cache_creation_input_tokens ?? 0;
   return {
-    inputTokens: (usage.input_tokens ?? 0) + read + written,
+    ...anthropicPromptTokens(usage, usage.input_tokens ?? 0),
     outputTokens: usage.output_tokens ?? 0,
-    cachedInputTokens: read,
-    cacheWriteTokens: written,
-    cacheWrite1hTokens: Math.min(usage.cache_creation?.ephemeral_1h_input_tokens ?? 0, written),
     // Extended thinking is counted in output_tokens with no part of its own (and billed as output).
     reasoningTokens: 0,
+  };
+}
+
+/**
+ * Our counts of a prompt from Anthropic's cache fields in `usage`: the whole prompt as input (what
+ * OpenAI and the GenAI conventions count), with the cache's reads and writes as parts of it, each
+ * priced at its own rate (services/pricing.ts). `uncachedTokens` is the provider's count of the
+ * rest of the prompt. The one reader of these fields, for our calls and for the answers SDKs log
+ * (tracked-call.ts): a new cache field is added here once.
+ */
+export function anthropicPromptTokens(
+  usage: unknown,
+  uncachedTokens: number,
+): { inputTokens: number; cachedInputTokens: number; cacheWriteTokens: number; cacheWrite1hTokens: number } {
+  const u = isObject(usage) ? usage : {};
+  // SDK-logged answers are the caller's JSON: a field that is not a number counts as 0.
+  const count = (value: unknown) => Number(value ?? 0) || 0;
+  const read = count(u.cache_read_input_tokens);
+  const written = count(u.cache_creation_input_tokens);
+  const byLifetime = isObject(u.cache_creation) ? u.cache_creation : {};
+  return {
+    inputTokens: uncachedTokens + read + written,
+    cachedInputTokens: read,
+    cacheWriteTokens: written,
+    cacheWrite1hTokens: Math.min(count(byLifetime.ephemeral_1h_input_tokens), written),
   };
 }
 

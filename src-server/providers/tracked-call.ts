@@ -1,3 +1,4 @@
+import { anthropicPromptTokens } from './anthropic';
 import { defaultApiType, isProviderId, providerModules } from './index';
 import { isObject, type Json } from './kwargs-shape';
 
@@ -62,11 +63,8 @@ export function readTrackedCall(provider: string, kwargs: Json, response: unknow
   const details = (key: string) => (isObject(usage[key]) ? usage[key] : {});
   // Anthropic counts cache reads and writes apart from input_tokens; OpenAI's prompt_tokens include
   // cached tokens. Input tokens here are the whole prompt, cached ones a part of it, in both.
-  const cacheRead = count(usage.cache_read_input_tokens);
-  const cacheWriteTokens = count(usage.cache_creation_input_tokens);
-  const cacheWrite1hTokens = Math.min(count(details('cache_creation').ephemeral_1h_input_tokens), cacheWriteTokens);
-  const cachedInputTokens = cacheRead || count(details('prompt_tokens_details').cached_tokens ?? details('input_tokens_details').cached_tokens);
-  const inputTokens = count(usage.prompt_tokens ?? usage.input_tokens) + cacheRead + cacheWriteTokens;
+  const { inputTokens, cacheWriteTokens, cacheWrite1hTokens, ...cache } = anthropicPromptTokens(usage, count(usage.prompt_tokens ?? usage.input_tokens));
+  const cachedInputTokens = cache.cachedInputTokens || count(details('prompt_tokens_details').cached_tokens ?? details('input_tokens_details').cached_tokens);
   const outputTokens = count(usage.completion_tokens ?? usage.output_tokens);
   const reasoningTokens = count(details('completion_tokens_details').reasoning_tokens ?? details('output_tokens_details').reasoning_tokens);
   const reportedCost = typeof usage.cost === 'number' && Number.isFinite(usage.cost) && usage.cost >= 0 ? usage.cost : null;

@@ -5,9 +5,10 @@ import { startUi, type UiSession } from '../support/ui';
 
 /**
  * Text that depends on an answer not yet there shows a loading state, never a stand-in: the
- * compare view's "Regressions only" and a repeated run's manifest. The server's answer is held
- * (Playwright's route) until the test has read what shows meanwhile, so nothing here depends on
- * how fast the machine is.
+ * compare view's "Regressions only" and a repeated run's manifest; a failed answer says so where
+ * the rows would be. The server's answer is held or failed (Playwright's route, matching only the
+ * request meant) until the test has read what shows meanwhile, so nothing here depends on how
+ * fast the machine is.
  */
 describe('Loading states in the evaluations views', () => {
   let ui: UiSession;
@@ -112,5 +113,54 @@ describe('Loading states in the evaluations views', () => {
 
     await repeats.getByText(/^“no passes” exactly/).waitFor();
     expect(ui.problems).toEqual([]);
+  });
+
+  it('“Regressions only” whose regressed rows fail to load says so in the table, and recovers by unticking or “Try again”', async () => {
+    const { page } = ui;
+    const { pipelineId, first, second } = await flippedRuns();
+    await ui.open(`/evaluations?pipeline=${pipelineId}&compare=${first},${second}`);
+    const shown = page.getByTestId('rows-shown');
+    await shown.getByText('4 of 4 rows', { exact: true }).waitFor();
+    const table = page.getByRole('table', { name: 'Comparison' });
+    const rows = table.locator('tbody tr[data-delta]');
+    const problemsBefore = ui.problems.length;
+
+    // Only the regressed-rows request fails: the compare view's other calls are already answered.
+    let failed = 0;
+    const matcher = (url: URL) => url.pathname.includes('/compare/') && url.searchParams.get('verdict') === 'regressed';
+    const handler = (route: Route) => {
+      failed++;
+      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'The server is busy.' }) });
+    };
+    await page.route(matcher, handler);
+    const checkbox = page.getByRole('checkbox', { name: 'Regressions only' });
+    await checkbox.check();
+    await table.getByText('Could not load the regressed rows.').waitFor();
+    expect(failed).toBe(1);
+    expect(await shown.textContent()).toBe('not loaded');
+    expect(await rows.count()).toBe(0);
+    expect(await page.getByRole('alert').textContent()).toBe('The server is busy.');
+
+    // Unticked, every row is back and the failure is gone.
+    await checkbox.uncheck();
+    await shown.getByText('4 of 4 rows', { exact: true }).waitFor();
+    expect(await rows.count()).toBe(4);
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    // Ticked again it fails again; once the server answers, “Try again” shows the regressed rows.
+    await checkbox.check();
+    await table.getByText('Could not load the regressed rows.').waitFor();
+    expect(failed).toBe(2);
+    await page.unroute(matcher, handler);
+    await table.getByRole('button', { name: 'Try again' }).click();
+    await shown.getByText('2 of 4 rows', { exact: true }).waitFor();
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-delta')))).toEqual(['regressed', 'regressed']);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(failed).toBe(2);
+
+    // The browser logs each 503 it was given as a console error (waited for: the log is an event of
+    // its own); nothing else went wrong.
+    await expect.poll(() => ui.problems.length - problemsBefore).toBe(2);
+    for (const p of ui.problems.splice(problemsBefore)) expect(p).toMatch(/status of 503/);
   });
 });

@@ -75,10 +75,12 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
   const evaluated = compares[0].columns.map((c) => c.name).filter((n) => compares.every((cmp) => cmp.columns.some((c) => c.name === n)));
   const byRow = compares.map((cmp) => new Map(cmp.rows.map((r) => [r.row_index, r.cells])));
   // Ticked, the rows and their count wait for the regressed rows: all rows meanwhile would read as
-  // "every row regressed" for as long as the answer takes.
-  const filtering = regressionsOnly && (regressed.loading || !regressed.data);
+  // "every row regressed" for as long as the answer takes. A failed answer shows no rows and says
+  // so in their place, with a retry.
+  const failed = regressionsOnly && regressed.error !== null;
+  const filtering = regressionsOnly && !failed && (regressed.loading || !regressed.data);
   const shownRows = !regressionsOnly ? base.rows
-    : regressed.data && !filtering ? base.rows.filter((r) => regressed.data!.some((cmp) => cmp.rows.some((x) => x.row_index === r.row_index)))
+    : regressed.data && !filtering && !failed ? base.rows.filter((r) => regressed.data!.some((cmp) => cmp.rows.some((x) => x.row_index === r.row_index)))
     : [];
   const names = [baseline.name, ...compares.map((c) => c.candidate.name)];
 
@@ -129,7 +131,7 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
           Regressions only
         </label>
         <span className="muted" data-testid="rows-shown">
-          {filtering ? 'loading…' : `${shownRows.length} of ${base.rows.length} rows`}
+          {failed ? 'not loaded' : filtering ? 'loading…' : `${shownRows.length} of ${base.rows.length} rows`}
         </span>
       </div>
       {regressed.error ? <p className="error" role="alert">{regressed.error}</p> : null}
@@ -194,7 +196,14 @@ export function RunCompare({ pipeline, ids }: { pipeline: PipelineSummary; ids: 
             {shownRows.length === 0 ? (
               <tr>
                 <td colSpan={1 + datasetColumns.length + evaluated.length * names.length + compares.length} className="muted">
-                  {filtering ? (regressed.error ? '' : 'Loading the regressed rows…') : regressionsOnly ? 'No row got worse.' : 'No rows.'}
+                  {failed ? (
+                    <>
+                      Could not load the regressed rows.{' '}
+                      <button type="button" className="small" onClick={regressed.reload}>
+                        Try again
+                      </button>
+                    </>
+                  ) : filtering ? 'Loading the regressed rows…' : regressionsOnly ? 'No row got worse.' : 'No rows.'}
                 </td>
               </tr>
             ) : null}
