@@ -33,6 +33,22 @@ async function runStreamed(body: object) {
   });
   return JSON.parse(/event: done\ndata: (.*)/.exec(await streamed.text())![1]);
 }
+/**
+ * One Anthropic playground call, plain and then streamed (the counts then come in message_start and
+ * message_delta), while the mock reports `usage`: both answers and the request each logged.
+ */
+async function playgroundWith(usage: MockUsage, content: string) {
+  mock.setUsage(usage);
+  try {
+    const body = { provider: 'anthropic', model: 'claude-sonnet-4-5-20250929', messages: [{ role: 'user', content }] };
+    const plain = await t.api('/api/public/v2/playground/run', { body });
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+    const streamed = await runStreamed(body);
+    return { plain: plain.body, plainLogged: await get(plain.body.request_id), streamed, streamedLogged: await get(streamed.request_id) };
+  } finally {
+    mock.setUsage(null);
+  }
+}
 /** A completed two-row run of one Anthropic prompt while the mock reports `usage`, and its calls' log entries. */
 async function evaluateWith(usage: MockUsage, name: string) {
   mock.setUsage(usage);
@@ -78,25 +94,14 @@ describe('the shipped price table', () => {
 
 describe('an Anthropic call that writes and reads the prompt cache', () => {
   it('through the playground: input counts the cache, writes and reads priced at their rates', async () => {
-    mock.setUsage(CACHED_USAGE);
-    try {
-      const body = { provider: 'anthropic', model: 'claude-sonnet-4-5-20250929', messages: [{ role: 'user', content: 'the long shared context' }] };
-      const plain = await t.api('/api/public/v2/playground/run', { body });
-      expect(plain.status, JSON.stringify(plain.body)).toBe(200);
-      expect(plain.body).toMatchObject({ input_tokens: CACHED_INPUT, output_tokens: 100 });
-      expect(plain.body.price).toBeCloseTo(CACHED_PRICE, 12);
-      const logged = await get(plain.body.request_id);
-      expect(logged).toMatchObject({ provider: 'anthropic', input_tokens: CACHED_INPUT, output_tokens: 100, price_source: 'table' });
-      expect(logged.price).toBeCloseTo(CACHED_PRICE, 12);
-
-      // Streamed, the counts come in message_start and message_delta: the same figures.
-      const done = await runStreamed(body);
-      expect(done).toMatchObject({ input_tokens: CACHED_INPUT, output_tokens: 100 });
-      expect(done.price).toBeCloseTo(CACHED_PRICE, 12);
-      expect((await get(done.request_id)).price).toBeCloseTo(CACHED_PRICE, 12);
-    } finally {
-      mock.setUsage(null);
-    }
+    const { plain, plainLogged, streamed, streamedLogged } = await playgroundWith(CACHED_USAGE, 'the long shared context');
+    expect(plain).toMatchObject({ input_tokens: CACHED_INPUT, output_tokens: 100 });
+    expect(plain.price).toBeCloseTo(CACHED_PRICE, 12);
+    expect(plainLogged).toMatchObject({ provider: 'anthropic', input_tokens: CACHED_INPUT, output_tokens: 100, price_source: 'table' });
+    expect(plainLogged.price).toBeCloseTo(CACHED_PRICE, 12);
+    expect(streamed).toMatchObject({ input_tokens: CACHED_INPUT, output_tokens: 100 });
+    expect(streamed.price).toBeCloseTo(CACHED_PRICE, 12);
+    expect(streamedLogged.price).toBeCloseTo(CACHED_PRICE, 12);
   });
 
   it('in an evaluation: each call and the run’s cost and tokens add the cache up', async () => {
@@ -179,21 +184,12 @@ const HOUR_PRICE = 0.0681;
 
 describe('an Anthropic call that writes to the 1-hour prompt cache', () => {
   it('through the playground, plain and streamed: 1-hour writes at 2× input, the rest at 1.25×', async () => {
-    mock.setUsage(HOUR_USAGE);
-    try {
-      const body = { provider: 'anthropic', model: 'claude-sonnet-4-5-20250929', messages: [{ role: 'user', content: 'the long shared context' }] };
-      const plain = await t.api('/api/public/v2/playground/run', { body });
-      expect(plain.status, JSON.stringify(plain.body)).toBe(200);
-      expect(plain.body).toMatchObject({ input_tokens: CACHED_INPUT, output_tokens: 100 });
-      expect(plain.body.price).toBeCloseTo(HOUR_PRICE, 12);
-      expect((await get(plain.body.request_id)).price).toBeCloseTo(HOUR_PRICE, 12);
-
-      const done = await runStreamed(body);
-      expect(done.price).toBeCloseTo(HOUR_PRICE, 12);
-      expect((await get(done.request_id)).price).toBeCloseTo(HOUR_PRICE, 12);
-    } finally {
-      mock.setUsage(null);
-    }
+    const { plain, plainLogged, streamed, streamedLogged } = await playgroundWith(HOUR_USAGE, 'the long shared context');
+    expect(plain).toMatchObject({ input_tokens: CACHED_INPUT, output_tokens: 100 });
+    expect(plain.price).toBeCloseTo(HOUR_PRICE, 12);
+    expect(plainLogged.price).toBeCloseTo(HOUR_PRICE, 12);
+    expect(streamed.price).toBeCloseTo(HOUR_PRICE, 12);
+    expect(streamedLogged.price).toBeCloseTo(HOUR_PRICE, 12);
   });
 
   it('in an evaluation: each call and the run’s cost', async () => {
@@ -239,19 +235,13 @@ const NULL_CACHE_PRICE = 0.0021;
 
 describe('an Anthropic call whose usage gives the cache fields as null', () => {
   it('counts the prompt as input_tokens alone, through the playground (plain and streamed) and /track-request', async () => {
-    mock.setUsage(NULL_CACHE_USAGE);
-    try {
-      const body = { provider: 'anthropic', model: 'claude-sonnet-4-5-20250929', messages: [{ role: 'user', content: 'no cache here' }] };
-      const plain = await t.api('/api/public/v2/playground/run', { body });
-      expect(plain.status, JSON.stringify(plain.body)).toBe(200);
-      expect(plain.body).toMatchObject({ input_tokens: 200, output_tokens: 100 });
-      expect(plain.body.price).toBeCloseTo(NULL_CACHE_PRICE, 12);
-      const done = await runStreamed(body);
-      expect(done).toMatchObject({ input_tokens: 200, output_tokens: 100 });
-      expect(done.price).toBeCloseTo(NULL_CACHE_PRICE, 12);
-    } finally {
-      mock.setUsage(null);
-    }
+    const { plain, plainLogged, streamed, streamedLogged } = await playgroundWith(NULL_CACHE_USAGE, 'no cache here');
+    expect(plain).toMatchObject({ input_tokens: 200, output_tokens: 100 });
+    expect(plain.price).toBeCloseTo(NULL_CACHE_PRICE, 12);
+    expect(plainLogged.price).toBeCloseTo(NULL_CACHE_PRICE, 12);
+    expect(streamed).toMatchObject({ input_tokens: 200, output_tokens: 100 });
+    expect(streamed.price).toBeCloseTo(NULL_CACHE_PRICE, 12);
+    expect(streamedLogged.price).toBeCloseTo(NULL_CACHE_PRICE, 12);
     const res = await t.api('/track-request', {
       body: {
         provider_type: 'anthropic', kwargs: { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 },

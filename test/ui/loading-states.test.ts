@@ -65,13 +65,19 @@ describe('Loading states in the evaluations views', () => {
     };
   }
 
-  it('“Regressions only” shows a loading state, not all rows, until the regressed rows are there', async () => {
-    const { page } = ui;
+  /** Two runs of four rows, two of them worse in the second, compared, every row shown. */
+  async function openComparison() {
     const { pipelineId, first, second } = await flippedRuns();
     await ui.open(`/evaluations?pipeline=${pipelineId}&compare=${first},${second}`);
-    const shown = page.getByTestId('rows-shown');
+    const shown = ui.page.getByTestId('rows-shown');
     await shown.getByText('4 of 4 rows', { exact: true }).waitFor();
-    const rows = page.getByRole('table', { name: 'Comparison' }).locator('tbody tr[data-delta]');
+    const table = ui.page.getByRole('table', { name: 'Comparison' });
+    return { shown, table, rows: table.locator('tbody tr[data-delta]') };
+  }
+
+  it('“Regressions only” shows a loading state, not all rows, until the regressed rows are there', async () => {
+    const { page } = ui;
+    const { shown, rows } = await openComparison();
     expect(await rows.count()).toBe(4);
 
     // Every text the count passes through from the tick on, in order.
@@ -117,12 +123,7 @@ describe('Loading states in the evaluations views', () => {
 
   it('“Regressions only” whose regressed rows fail to load says so in the table, and recovers by unticking or “Try again”', async () => {
     const { page } = ui;
-    const { pipelineId, first, second } = await flippedRuns();
-    await ui.open(`/evaluations?pipeline=${pipelineId}&compare=${first},${second}`);
-    const shown = page.getByTestId('rows-shown');
-    await shown.getByText('4 of 4 rows', { exact: true }).waitFor();
-    const table = page.getByRole('table', { name: 'Comparison' });
-    const rows = table.locator('tbody tr[data-delta]');
+    const { shown, table, rows } = await openComparison();
     const problemsBefore = ui.problems.length;
 
     // Only the regressed-rows request fails: the compare view's other calls are already answered.
