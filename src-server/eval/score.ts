@@ -33,10 +33,10 @@ export function scoreUnit(columns: ReadonlyArray<Pick<ColumnScore, 'type'>>): Sc
   return columns.every((c) => c.type === 'number') ? 'mean' : 'mixed';
 }
 
-/** The unit of a score stored with its report (`details` as `combineScores` made it), null without one. */
-export function storedScoreUnit(details: unknown): ScoreUnit | null {
-  const columns = (details as { columns?: unknown } | null)?.columns;
-  return Array.isArray(columns) ? scoreUnit(columns as Array<Pick<ColumnScore, 'type'>>) : null;
+/** The unit of a run's stored score (`score_details` as `combineScores` made it); null without a score. */
+export function runScoreUnit(run: { score: number | null; score_details: unknown }): ScoreUnit | null {
+  const columns = (run.score_details as { columns?: unknown } | null)?.columns;
+  return run.score !== null && Array.isArray(columns) ? scoreUnit(columns as Array<Pick<ColumnScore, 'type'>>) : null;
 }
 
 export interface Score {

@@ -136,11 +136,11 @@ export const ReportDetail = z.object({
   report_columns: z.array(ReportColumn),
 });
 
-/** A run's status is set when it starts (only a pipeline's is null). */
 export const ScoreUnit = z.enum(['percent', 'mean', 'mixed']).nullable().meta({
   description: 'How the score reads: percent (0–100, % passing; every score column boolean), mean (the numeric columns’ own scale), mixed (an average of both); null without a score',
 });
 
+/** A run's status is set when it starts (only a pipeline's is null). */
 export const RunSummary = z.object({
   id: z.number().int(),
   name: z.string(),

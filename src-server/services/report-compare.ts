@@ -1,6 +1,6 @@
 import { invalidField } from '../errors';
 import { describeDifference, mcnemarExact, mean, pairedBootstrapCi } from '../eval/compare-stats';
-import { scoreColumns, storedScoreUnit } from '../eval/score';
+import { runScoreUnit, scoreColumns } from '../eval/score';
 import type { ReportCellStore } from '../store/report-cells';
 import type { ReportColumn, Report } from '../store/reports';
 import { versionSha256 } from './run-manifest';
@@ -112,8 +112,8 @@ export function compareRuns(deps: CompareDeps, workspaceId: number, baselineId: 
   const pageRows = matching.slice((query.page - 1) * query.per_page, query.page * query.per_page);
   return {
     success: true,
-    baseline: { id: baseline.id, name: baseline.name, score: baseline.score, score_unit: baseline.score === null ? null : storedScoreUnit(baseline.score_details) },
-    candidate: { id: candidate.id, name: candidate.name, score: candidate.score, score_unit: candidate.score === null ? null : storedScoreUnit(candidate.score_details) },
+    baseline: { id: baseline.id, name: baseline.name, score: baseline.score, score_unit: runScoreUnit(baseline) },
+    candidate: { id: candidate.id, name: candidate.name, score: candidate.score, score_unit: runScoreUnit(candidate) },
     columns: compared.map((c) => c.view),
     score_delta: scoreDelta,
     ...(scoreCi ? { score_ci95: scoreCi } : {}),

@@ -2,7 +2,7 @@ import { AppError, invalidField, notFound } from '../errors';
 import { isoDate } from '../iso-date';
 import type { ColumnTypeId } from '../eval/column-type';
 import type { Runner } from '../eval/runner';
-import { storedScoreUnit } from '../eval/score';
+import { runScoreUnit } from '../eval/score';
 import type { CreateColumnBody, CreateReportBody, PatchColumnBody } from '../schemas/reports';
 import type { ReportCellStore } from '../store/report-cells';
 import type { Report, ReportColumn, ReportStore } from '../store/reports';
@@ -200,7 +200,7 @@ export function createReportService(deps: ReportServiceDeps) {
           name: r.name,
           status: r.status,
           score: r.score,
-          score_unit: r.score === null ? null : storedScoreUnit(r.score_details),
+          score_unit: runScoreUnit(r),
           dataset_id: r.dataset_id,
           created_at: r.created_at,
           finished_at: r.finished_at,
