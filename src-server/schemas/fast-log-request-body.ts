@@ -10,12 +10,9 @@
 // It reads JSON.parse's output (plain objects and arrays, no `undefined` values). Keep it in step
 // with LogRequestBody, LoggedTemplate and ChatMessage (schemas/logging.ts, common.ts): a field
 // added there and not here is stripped here, which that test catches.
+import { isObject, type Json } from '../is-object';
 import { timestampMs } from './common';
 import { spanLinkId, type LogRequestBody } from './logging';
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const STATUSES = new Set(['SUCCESS', 'WARNING', 'ERROR']);
 const ROLES = new Set(['system', 'user', 'assistant', 'tool', 'function', 'developer', 'placeholder']);
