@@ -141,6 +141,7 @@ describe('Loading states in the evaluations views', () => {
     expect(await shown.textContent()).toBe('not loaded');
     expect(await rows.count()).toBe(0);
     expect(await page.getByRole('alert').textContent()).toBe('The server is busy.');
+    await ui.screenshot('evaluations-compare-regressed-failed');
 
     // Unticked, every row is back and the failure is gone.
     await checkbox.uncheck();
